@@ -1,0 +1,29 @@
+# The two set-up commands of README.md: `make serve` and `make test`.
+# Each creates .venv (if missing) and installs the project into it first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test bench engine clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/arena serve
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+engine: $(STAMP)
+	$(BIN)/arena engine
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,46 @@
+"""`arena`: the product's one console command. Each subcommand lives in its own module."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module, help). A module provides `add_arguments(parser)` and `run(args) -> int`.
+SUBCOMMANDS = {
+    "serve": ("cli.serve", "run the server (gateway, web client) on the embedded Redis or REDIS_URL"),
+    "engine": ("cli.engine_cmd", "the engine line protocol: one JSON object a line on stdin/stdout"),
+    "solve": ("cli.solve_cmd", "solve deals with full knowledge: winnable or not, and a winning line"),
+    "play": ("cli.play", "play a game in the terminal against a running server"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena", description="Patience Arena: solitaire tournaments.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # a subcommand whose module has not landed yet
+        module.add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    module = importlib.import_module(SUBCOMMANDS[args.command][0])
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

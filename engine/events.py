@@ -1,0 +1,59 @@
+"""Validated facts: the events a legal intent becomes. They are the storage schema.
+
+Versioning rule: events are stored forever. A field may be added only with a default, a tag is
+never reused, and a removed event type keeps its class. Automatic consequences (a flip, a cleared
+run) are not events of their own: `evolve` derives them, so they are part of the move.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from msgspec import Struct
+
+
+class Event(Struct, frozen=True, tag_field="type"):
+    """Base of every engine event."""
+
+
+class PairRemoved(Event, tag="pair_removed"):
+    piles: tuple[int, int]
+    cards: tuple[int, int]
+
+
+class CardsMoved(Event, tag="cards_moved"):
+    src: str
+    dst: str
+    cards: tuple[int, ...]
+
+
+class StockDealt(Event, tag="stock_dealt"):
+    """Cards turned from the stock: ten onto the Spider columns, or up to three onto the waste."""
+
+    cards: tuple[int, ...]
+
+
+class WasteRecycled(Event, tag="waste_recycled"):
+    pass
+
+
+class SpellCast(Event, tag="spell_cast"):
+    pass
+
+
+class LuckPicked(Event, tag="luck_picked"):
+    card: int
+    dst: str
+
+
+class MoveUndone(Event, tag="move_undone"):
+    pass
+
+
+class GameResigned(Event, tag="game_resigned"):
+    pass
+
+
+AnyEvent = Union[
+    PairRemoved, CardsMoved, StockDealt, WasteRecycled, SpellCast, LuckPicked, MoveUndone, GameResigned
+]

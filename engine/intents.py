@@ -1,0 +1,63 @@
+"""What a player asks for: unvalidated intents.
+
+An intent only has the right shape; whether it is legal is decided by the game's rules against the
+current state. A legal intent becomes one or more events (engine.events), which are the validated
+facts. Pile names: ``t0``.. tableau, ``f0``.. foundations, ``waste``; pairing games use indices.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from msgspec import Struct
+
+
+class Intent(Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """Base of every intent; the ``type`` tag names the kind of action."""
+
+
+class PairIntent(Intent, tag="pair"):
+    """Remove the top cards of tableau piles `a` and `b` (The Wish, Patient Pairs)."""
+
+    a: int
+    b: int
+
+
+class MoveIntent(Intent, tag="move"):
+    """Move the top `count` cards of pile `src` onto pile `dst`."""
+
+    src: str
+    dst: str
+    count: int = 1
+
+
+class DealIntent(Intent, tag="deal"):
+    """Deal from the stock (a Spider deal, a Solitaire Wizard draw)."""
+
+
+class RecycleIntent(Intent, tag="recycle"):
+    """Turn the waste over to form the stock again (Solitaire Wizard)."""
+
+
+class CastIntent(Intent, tag="cast"):
+    """Cast a spell or use a potion: the next draw turns one card (Solitaire Wizard)."""
+
+
+class LuckIntent(Intent, tag="luck"):
+    """Play card `card` out of the stock onto `dst` while a luck pick is open (Solitaire Wizard)."""
+
+    card: int
+    dst: str
+
+
+class UndoIntent(Intent, tag="undo"):
+    """Take back the last move (Spider)."""
+
+
+class ResignIntent(Intent, tag="resign"):
+    """Give the game up; it ends as abandoned."""
+
+
+AnyIntent = Union[
+    PairIntent, MoveIntent, DealIntent, RecycleIntent, CastIntent, LuckIntent, UndoIntent, ResignIntent
+]
