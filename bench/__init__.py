@@ -1,0 +1,1 @@
+"""Benchmarks: each bench_*.py module has `main(argv) -> None` that prints its figures."""

@@ -1,0 +1,64 @@
+"""Properties every game must keep, run over random seeds and random legal play."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import engine
+from engine.errors import RuleError
+from tests.strategies import any_intent, random_games, registered_variants
+
+CASES = registered_variants()
+IDS = [f"{game}-{msgspec.json.encode(variant).decode()}" for game, variant in CASES]
+
+
+def _visible_ids(view: engine.PlayerView) -> set[int]:
+    return {card.id for pile in view.piles for card in pile.cards}
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=IDS)
+@given(data=st.data())
+def test_replay_of_the_events_equals_live_play(game, variant, data):
+    start, steps, final = data.draw(random_games(game, variant, resign=True))
+    events = [event for _, step_events in steps for event in step_events]
+    result = engine.replay(game, variant, start.seed, events)
+    assert result.ok, result.error
+    assert result.state == final
+    assert engine.fold(start, events) == final
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=IDS)
+@given(data=st.data())
+def test_legal_moves_and_decide_agree(game, variant, data):
+    _, _, state = data.draw(random_games(game, variant))
+    legal = engine.legal_moves(state)
+    for intent in legal:
+        assert not isinstance(engine.decide(intent, state), RuleError), intent
+    probe = data.draw(any_intent)
+    decided = engine.decide(probe, state)
+    if isinstance(decided, RuleError):
+        assert decided.message and decided.code
+    elif state.status == engine.IN_PROGRESS and not isinstance(probe, engine.intents.UndoIntent):
+        assert probe in legal or _same_move_other_order(probe, legal), probe
+
+
+def _same_move_other_order(probe, legal) -> bool:
+    return isinstance(probe, engine.intents.PairIntent) and engine.intents.PairIntent(probe.b, probe.a) in legal
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=IDS)
+@given(data=st.data())
+def test_no_view_ever_shows_a_hidden_card(game, variant, data):
+    start, steps, _ = data.draw(random_games(game, variant))
+    state = start
+    for _, events in [(None, [])] + steps:
+        for event in events:
+            state = engine.evolve(state, event)
+        view = engine.player_view(state)
+        hidden = engine.hidden_cards(state)
+        assert not (_visible_ids(view) & hidden)
+        encoded = msgspec.json.encode(view)
+        assert b'"stock_order"' not in encoded

@@ -1,0 +1,66 @@
+"""Hypothesis strategies shared by the engine, service and gateway tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+import engine
+from engine import intents as it
+
+# Variants exercised by the generic property tests, per game id.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "wish": [{"mode": "standard"}, {"mode": "open"}],
+    "patient-pairs": [{"piles": 13}, {"piles": 8}, {"piles": 11}],
+    "spider": [{"suits": 1}, {"suits": 2}, {"suits": 4}],
+    "wizard": [{}, {"redeals": 0}, {"redeals": 2}],
+    "wading-pool": [{}],
+}
+
+
+def registered_variants() -> list[tuple[str, dict[str, Any]]]:
+    """(game, variant) pairs for every game whose module has landed."""
+    known = set(engine.game_ids())
+    return [(game, variant) for game, variants in VARIANTS.items() if game in known for variant in variants]
+
+
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+pile_names = st.sampled_from(["t0", "t1", "t5", "t9", "t12", "f0", "f6", "waste", "stock", "x", ""])
+
+# Any intent a client could send, legal or not.
+any_intent = st.one_of(
+    st.builds(it.PairIntent, st.integers(-2, 14), st.integers(-2, 14)),
+    st.builds(it.MoveIntent, pile_names, pile_names, st.integers(-1, 14)),
+    st.just(it.DealIntent()),
+    st.just(it.RecycleIntent()),
+    st.just(it.CastIntent()),
+    st.builds(it.LuckIntent, st.integers(-1, 105), pile_names),
+    st.just(it.UndoIntent()),
+)
+
+
+@st.composite
+def random_games(draw, game: str, variant: dict[str, Any], max_moves: int = 60, resign: bool = False):
+    """A deal and a random legal line of play: (initial state, [(intent, events)], final state).
+
+    Undo (where the game has it) is mixed in at random, so replays cover undo too.
+    """
+    start = engine.initial_state(game, variant, draw(seeds))
+    assert isinstance(start, engine.GameState), start
+    state, steps = start, []
+    for _ in range(draw(st.integers(0, max_moves))):
+        options = engine.legal_moves(state)
+        if state.history and draw(st.integers(0, 9)) == 0:
+            options = [it.UndoIntent()]
+        if not options:
+            break
+        intent = options[draw(st.integers(0, len(options) - 1))]
+        result = engine.play(intent, state)
+        assert not isinstance(result, engine.RuleError), (intent, result)
+        state, events = result
+        steps.append((intent, events))
+    if resign and state.status == engine.IN_PROGRESS and draw(st.booleans()):
+        state, events = engine.play(it.ResignIntent(), state)
+        steps.append((it.ResignIntent(), events))
+    return start, steps, state
