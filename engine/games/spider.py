@@ -1,1 +1,244 @@
-"""Placeholder: this game is being written (see issues 3 and 4)."""
+"""Spider: 104 cards in ten columns, eight K..A same-suit runs to clear; unlimited undo.
+
+Variant ``suits``: 1 (spades), 2 (spades, hearts) or 4. Tableau moves only (MoveIntent "tN" ->
+"tM" with a count) and deals of ten from the stock (DealIntent). A complete King-to-Ace run of one
+suit lying face up at the playable end of a column clears automatically after every move and deal;
+that clearing, and the flip of the card beneath, are part of the move (no events of their own).
+Undo is the decider's generic one (has_undo). See docs/rules/spider.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from msgspec import Struct
+
+from ..cards import ACE, KING, Card, spider_deck
+from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
+from ..events import AnyEvent, CardsMoved, StockDealt
+from ..intents import AnyIntent, DealIntent, MoveIntent
+from ..piles import Pile, deal_rows
+from ..rules import GameRules, register
+from ..shuffle import deal_key, shuffled
+from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
+
+COLUMNS = 10
+COLUMN_SIZES = (6, 6, 6, 6, 5, 5, 5, 5, 5, 5)  # 54 cards; the other 50 form the stock
+DEAL_SIZE = COLUMNS  # one card onto each column
+RUN_LENGTH = KING - ACE + 1  # 13 cards, King down to Ace
+RUNS_TO_WIN = 8
+COLUMN_NAMES = tuple(f"t{i}" for i in range(COLUMNS))
+_COLUMN_INDEX = {name: i for i, name in enumerate(COLUMN_NAMES)}
+
+
+class SpiderVariant(Struct, frozen=True, forbid_unknown_fields=True):
+    suits: int = 1
+
+
+class SpiderBoard(Struct, frozen=True):
+    """`stock` is in dealing order: stock[:10] is the next deal, stock[0] goes onto t0.
+
+    `cleared` holds the cleared runs one after another, each as it lay (King first, Ace last).
+    """
+
+    columns: tuple[Pile, ...]
+    stock: tuple[Card, ...] = ()
+    cleared: tuple[Card, ...] = ()
+
+    @property
+    def cleared_runs(self) -> int:
+        return len(self.cleared) // RUN_LENGTH
+
+
+def movable_run(pile: Pile) -> int:
+    """How many cards at the playable end form a face-up, same-suit, descending run (0 if empty)."""
+    cards = pile.cards
+    if len(cards) <= pile.down:
+        return 0
+    length = 1
+    lowest = len(cards) - 1
+    while lowest - length >= pile.down:
+        above, below = cards[lowest - length + 1], cards[lowest - length]
+        if below.suit != above.suit or below.rank != above.rank + 1:
+            break
+        length += 1
+    return length
+
+
+def ends_in_complete_run(pile: Pile) -> bool:
+    """True when the last 13 cards are face up and run King..Ace in one suit."""
+    cards = pile.cards
+    if len(cards) - pile.down < RUN_LENGTH or cards[-1].rank != ACE:
+        return False
+    suit = cards[-1].suit
+    return all(cards[-1 - k].rank == ACE + k and cards[-1 - k].suit == suit for k in range(RUN_LENGTH))
+
+
+def clear_complete_runs(board: SpiderBoard) -> SpiderBoard:
+    """Clear every complete run, column by column from the left, until no column ends in one.
+
+    Taking the run off flips the card beneath it (Pile.take), which is what the rules ask.
+    """
+    columns, cleared = list(board.columns), board.cleared
+    found = True
+    while found:
+        found = False
+        for index, pile in enumerate(columns):
+            if ends_in_complete_run(pile):
+                columns[index], run = pile.take(RUN_LENGTH)
+                cleared += run
+                found = True
+    if cleared is board.cleared:
+        return board
+    return SpiderBoard(tuple(columns), board.stock, cleared)
+
+
+def _column(name: Any) -> int | RuleError:
+    index = _COLUMN_INDEX.get(name) if isinstance(name, str) else None
+    if index is None:
+        return rule_error(NO_SUCH_PILE, f"no pile {name!r} in Spider: the columns are t0 to t9")
+    return index
+
+
+def deal_refusal(board: SpiderBoard) -> RuleError | None:
+    """Why a deal is not allowed now, or None when it is."""
+    if not board.stock:
+        return rule_error(ILLEGAL_MOVE, "the stock is empty: all five deals have been made")
+    empty = [COLUMN_NAMES[i] for i, pile in enumerate(board.columns) if not pile.cards]
+    if empty:
+        return rule_error(ILLEGAL_MOVE, f"cannot deal while a column is empty: fill {', '.join(empty)} first")
+    return None
+
+
+def move_refusal(board: SpiderBoard, src: int, dst: int, count: int) -> RuleError | None:
+    """Why moving the top `count` cards of column src onto column dst is not allowed, or None."""
+    if src == dst:
+        return rule_error(ILLEGAL_MOVE, "a move needs two different columns")
+    source, target = board.columns[src], board.columns[dst]
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        return rule_error(ILLEGAL_MOVE, f"count must be a whole number of at least 1, not {count!r}")
+    if not source.cards:
+        return rule_error(ILLEGAL_MOVE, f"column {COLUMN_NAMES[src]} is empty")
+    face_up = len(source.cards) - source.down
+    if count > face_up:
+        return rule_error(
+            ILLEGAL_MOVE,
+            f"column {COLUMN_NAMES[src]} has only {face_up} face-up card(s); face-down cards cannot move",
+        )
+    if count > movable_run(source):
+        return rule_error(
+            ILLEGAL_MOVE, f"the top {count} cards of {COLUMN_NAMES[src]} are not a descending run of one suit"
+        )
+    if not target.cards:
+        return None  # any face-up card or valid run may fill an empty column
+    if len(target.cards) <= target.down:
+        return rule_error(ILLEGAL_MOVE, f"the top card of {COLUMN_NAMES[dst]} is face down")
+    moving, onto = source.cards[-count], target.cards[-1]
+    if onto.rank != moving.rank + 1:
+        return rule_error(
+            ILLEGAL_MOVE,
+            f"{moving.label()} cannot go onto {onto.label()}: it needs a card one rank higher",
+        )
+    return None
+
+
+def legal_tableau_moves(board: SpiderBoard) -> Iterator[tuple[int, int, int]]:
+    """Every legal (src, dst, count), in src, count, dst order."""
+    columns = board.columns
+    tops = [pile.cards[-1].rank if len(pile.cards) > pile.down else None for pile in columns]
+    for src, pile in enumerate(columns):
+        for count in range(1, movable_run(pile) + 1):
+            wanted = pile.cards[-count].rank + 1
+            for dst, top in enumerate(tops):
+                if dst != src and (not columns[dst].cards or top == wanted):
+                    yield src, dst, count
+
+
+def any_move_left(board: SpiderBoard) -> bool:
+    if deal_refusal(board) is None:
+        return True
+    return next(legal_tableau_moves(board), None) is not None
+
+
+class SpiderRules(GameRules):
+    game_id = "spider"
+    title = "Spider"
+    variant_type = SpiderVariant
+    has_undo = True
+
+    def check_variant(self, variant: SpiderVariant) -> str | None:
+        return None if variant.suits in (1, 2, 4) else f"suits must be 1, 2 or 4, not {variant.suits}"
+
+    def deal(self, variant: SpiderVariant, seed: int) -> SpiderBoard:
+        cards = shuffled(spider_deck(variant.suits), deal_key(self.game_id, self.variant_text(variant), seed))
+        dealt = sum(COLUMN_SIZES)
+        rows = deal_rows(cards[:dealt], COLUMN_SIZES)
+        return SpiderBoard(tuple(Pile(tuple(row), len(row) - 1) for row in rows), cards[dealt:])
+
+    def decide(self, intent: AnyIntent, state: GameState) -> list[AnyEvent] | RuleError:
+        board: SpiderBoard = state.board
+        if isinstance(intent, DealIntent):
+            refusal = deal_refusal(board)
+            return refusal or [StockDealt(cards=tuple(card.id for card in board.stock[:DEAL_SIZE]))]
+        if not isinstance(intent, MoveIntent):
+            return rule_error(
+                NOT_SUPPORTED,
+                'Spider has moves like {"type": "move", "src": "t0", "dst": "t1", "count": 1}, '
+                'deals ({"type": "deal"}), undo and resign',
+            )
+        src, dst = _column(intent.src), _column(intent.dst)
+        for index in (src, dst):
+            if isinstance(index, RuleError):
+                return index
+        refusal = move_refusal(board, src, dst, intent.count)
+        if refusal:
+            return refusal
+        moved = board.columns[src].cards[-intent.count :]
+        return [CardsMoved(src=intent.src, dst=intent.dst, cards=tuple(card.id for card in moved))]
+
+    def apply(self, board: SpiderBoard, event: AnyEvent, variant: Any) -> SpiderBoard:
+        columns = list(board.columns)
+        if isinstance(event, StockDealt):
+            dealt = board.stock[:DEAL_SIZE]
+            for index, card in enumerate(dealt):
+                columns[index] = columns[index].put((card,))
+            stock = board.stock[DEAL_SIZE:]
+        else:
+            assert isinstance(event, CardsMoved), event
+            src, dst = _COLUMN_INDEX[event.src], _COLUMN_INDEX[event.dst]
+            columns[src], moved = columns[src].take(len(event.cards))
+            columns[dst] = columns[dst].put(moved)
+            stock = board.stock
+        return clear_complete_runs(SpiderBoard(tuple(columns), stock, board.cleared))
+
+    def legal_moves(self, state: GameState) -> list[AnyIntent]:
+        board: SpiderBoard = state.board
+        moves: list[AnyIntent] = [
+            MoveIntent(COLUMN_NAMES[src], COLUMN_NAMES[dst], count) for src, dst, count in legal_tableau_moves(board)
+        ]
+        if deal_refusal(board) is None:
+            moves.append(DealIntent())
+        return moves
+
+    def outcome(self, board: SpiderBoard, variant: Any) -> str:
+        if board.cleared_runs >= RUNS_TO_WIN:
+            return WON
+        return IN_PROGRESS if any_move_left(board) else LOST
+
+    def piles(self, state: GameState) -> tuple[PileView, ...]:
+        board: SpiderBoard = state.board
+        views = [PileView(COLUMN_NAMES[i], "tableau", pile.down, pile.face_up) for i, pile in enumerate(board.columns)]
+        views.append(PileView("stock", "stock", len(board.stock), ()))
+        views.append(PileView("cleared", "cleared", 0, board.cleared))
+        return tuple(views)
+
+    def info(self, state: GameState) -> dict[str, Any]:
+        board: SpiderBoard = state.board
+        return {"deals_left": len(board.stock) // DEAL_SIZE, "cleared_runs": board.cleared_runs}
+
+    def hidden_cards(self, board: SpiderBoard) -> frozenset[int]:
+        down = (card.id for pile in board.columns for card in pile.cards[: pile.down])
+        return frozenset(down).union(card.id for card in board.stock)
+
+
+RULES = register(SpiderRules())
