@@ -1,0 +1,107 @@
+"""A local Redis Cluster (masters only) built from the same embedded redis-server binary, for tests.
+
+Each node is an EmbeddedRedis with `cluster-enabled yes`. The cluster is formed through redis-py:
+Redis 6.2 has no CLUSTER ADDSLOTSRANGE (that is 7.0), so each master gets its contiguous share of the
+16384 slots with CLUSTER ADDSLOTS, then every node is introduced to the first with CLUSTER MEET, and we
+wait until every node reports cluster_state:ok and knows all the others.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from types import TracebackType
+
+import redis
+
+from services.redis_server import EmbeddedRedis, RedisServerError
+
+SLOTS = 16384
+FORM_TIMEOUT_S = 30.0
+
+
+class LocalRedisCluster:
+    """`masters` cluster nodes under `base_dir/node-<i>`; `url` is a `redis+cluster://` seed URL."""
+
+    def __init__(self, base_dir: Path, masters: int = 3, *, binary: str | None = None) -> None:
+        if masters < 1:
+            raise ValueError("a cluster needs at least one master")
+        self.base_dir = Path(base_dir)
+        self.nodes = [
+            EmbeddedRedis(
+                self.base_dir / f"node-{index}",
+                binary=binary,
+                extra_config={
+                    "cluster-enabled": "yes",
+                    "cluster-config-file": "nodes.conf",
+                    "cluster-node-timeout": "5000",
+                    # A test cluster has no replicas: keep serving the slots that are still covered.
+                    "cluster-require-full-coverage": "no",
+                },
+            )
+            for index in range(masters)
+        ]
+
+    @property
+    def url(self) -> str:
+        first = self.nodes[0]
+        return f"redis+cluster://{first.host}:{first.port}/0"
+
+    def start(self) -> LocalRedisCluster:
+        started: list[EmbeddedRedis] = []
+        try:
+            for node in self.nodes:
+                node.start()
+                started.append(node)
+            self._form()
+        except BaseException:
+            for node in started:
+                node.kill()
+            raise
+        return self
+
+    def _form(self) -> None:
+        clients = [redis.Redis(host=n.host, port=n.port, decode_responses=True) for n in self.nodes]
+        try:
+            count = len(self.nodes)
+            already_formed = all(c.cluster("INFO").get("cluster_state") == "ok" for c in clients)
+            if not already_formed:  # nodes that already agree (formed earlier) are left as they are
+                for index, client in enumerate(clients):
+                    first, last = index * SLOTS // count, (index + 1) * SLOTS // count
+                    client.execute_command("CLUSTER", "ADDSLOTS", *range(first, last))
+                seed = self.nodes[0]
+                for client in clients[1:]:
+                    client.execute_command("CLUSTER", "MEET", seed.host, seed.port)
+            self._wait_until_ok(clients, count)
+        finally:
+            for client in clients:
+                client.close()
+
+    @staticmethod
+    def _wait_until_ok(clients: list[redis.Redis], count: int) -> None:
+        deadline = time.monotonic() + FORM_TIMEOUT_S
+        while time.monotonic() < deadline:
+            infos = [client.cluster("INFO") for client in clients]
+            if all(
+                info.get("cluster_state") == "ok" and int(info.get("cluster_known_nodes", 0)) == count
+                for info in infos
+            ):
+                return
+            time.sleep(0.05)
+        raise RedisServerError(f"the local cluster did not reach cluster_state:ok: {infos}")
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+    def kill(self) -> None:
+        for node in self.nodes:
+            node.kill()
+
+    def __enter__(self) -> LocalRedisCluster:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
