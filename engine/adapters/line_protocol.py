@@ -1,0 +1,164 @@
+"""The engine line protocol: one JSON object a line in, one JSON object a line out.
+
+Like UCI for chess engines, it is the engine's face for bots, scripts and tools outside Python.
+Every request is an object with a ``cmd``; an optional ``id`` is echoed back. Every answer has
+``ok``: true with the command's fields, or false with ``error: {code, message}``; an error never
+changes the current game and the session keeps running. The commands are documented with an
+example session in docs/engine-protocol.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import msgspec
+
+from .. import decider
+from ..errors import RuleError, rule_error
+from ..rules import game_ids, rules_for
+from ..solver import solve
+from ..state import GameState
+from .codec import intent_from, to_builtins
+
+PROTOCOL_VERSION = 1
+_decoder = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
+
+
+class _Failure(Exception):
+    def __init__(self, error: RuleError) -> None:
+        self.error = error
+
+
+def _ok(value: Any) -> Any:
+    if isinstance(value, RuleError):
+        raise _Failure(value)
+    return value
+
+
+class EngineSession:
+    """One client's session: at most one current game."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "hello": self.hello, "games": self.games, "start": self.start, "legal": self.legal,
+            "move": self.move, "view": self.view, "state": self.full_state, "replay": self.replay,
+            "solve": self.solve, "quit": self.quit,
+        }
+        self.finished = False
+
+    # Framing ------------------------------------------------------------------------------
+
+    def handle_line(self, line: bytes | str) -> bytes:
+        """One request line to one answer line (without the newline)."""
+        request_id = None
+        try:
+            request = _decoder.decode(line)
+            if not isinstance(request, dict):
+                raise _Failure(rule_error("bad_request", "a request must be a JSON object with a \"cmd\""))
+            request_id = request.get("id")
+            command = request.get("cmd")
+            handler = self.commands.get(command) if isinstance(command, str) else None
+            if handler is None:
+                known = ", ".join(self.commands)
+                raise _Failure(rule_error("unknown_command", f"unknown cmd {request.get('cmd')!r}; known: {known}"))
+            answer = {"ok": True, **handler(request)}
+        except msgspec.DecodeError as exc:
+            answer = {"ok": False, "error": {"code": "bad_json", "message": f"not valid JSON: {exc}"}}
+        except _Failure as failure:
+            answer = {"ok": False, "error": to_builtins(failure.error)}
+        except Exception as exc:  # a bug must not end the session; the game is left as it was
+            answer = {"ok": False, "error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}"}}
+        if request_id is not None:
+            answer["id"] = request_id
+        return _encoder.encode(answer)
+
+    # Commands -----------------------------------------------------------------------------
+
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"engine": "patience-arena", "protocol": PROTOCOL_VERSION, "games": game_ids()}
+
+    def games(self, request: dict[str, Any]) -> dict[str, Any]:
+        out = []
+        for game in game_ids():
+            rules = _ok(rules_for(game))
+            defaults = to_builtins(rules.variant_type())
+            out.append({"game": game, "title": rules.title, "variant_defaults": defaults, "undo": rules.has_undo})
+        return {"games": out}
+
+    def start(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.state = _ok(decider.initial_state(request.get("game"), request.get("variant"), request.get("seed")))
+        return {"view": to_builtins(decider.player_view(self.state))}
+
+    def _current(self) -> GameState:
+        if self.state is None:
+            raise _Failure(rule_error("no_game", "no game: send {\"cmd\": \"start\", \"game\": ..., \"seed\": ...}"))
+        return self.state
+
+    def legal(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"moves": to_builtins(decider.legal_moves(self._current()))}
+
+    def move(self, request: dict[str, Any]) -> dict[str, Any]:
+        intent = _ok(intent_from(request.get("move")))
+        state, events = _ok(decider.play(intent, self._current()))
+        self.state = state
+        return {"events": to_builtins(events), "view": to_builtins(decider.player_view(state))}
+
+    def view(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"view": to_builtins(decider.player_view(self._current()))}
+
+    def full_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Everything, face-down cards included: a tool's view, not a player's."""
+        state = self._current()
+        return {
+            "state": {
+                "game": state.game, "variant": to_builtins(state.variant), "seed": state.seed,
+                "status": state.status, "moves": state.moves, "undos": state.undos,
+                "board": to_builtins(state.board),
+            },
+            "view": to_builtins(decider.player_view(state)),
+        }
+
+    def replay(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Play a list of moves from a fresh deal; stops at the first illegal one and says why."""
+        state = _ok(decider.initial_state(request.get("game"), request.get("variant"), request.get("seed")))
+        moves = request.get("moves")
+        if not isinstance(moves, list):
+            raise _Failure(rule_error("bad_request", "replay needs \"moves\": a list of moves"))
+        for index, raw in enumerate(moves):
+            intent = intent_from(raw)
+            result = intent if isinstance(intent, RuleError) else decider.play(intent, state)
+            if isinstance(result, RuleError):
+                message = f"move {index} is illegal: {result.message}"
+                return {"applied": index, "complete": False, "error": {"index": index, "code": result.code,
+                        "message": message}, "view": to_builtins(decider.player_view(state))}
+            state = result[0]
+        self.state = state
+        return {"applied": len(moves), "complete": True, "view": to_builtins(decider.player_view(state))}
+
+    def solve(self, request: dict[str, Any]) -> dict[str, Any]:
+        if "game" in request:  # a deal of its own; the current game is left alone
+            state = _ok(decider.initial_state(request.get("game"), request.get("variant"), request.get("seed")))
+        else:
+            state = self._current()
+        solution = _ok(solve(state))
+        return {"winnable": solution.winnable, "line": to_builtins(solution.line), "positions": solution.positions}
+
+    def quit(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.finished = True
+        return {"bye": True}
+
+
+def serve_lines(read_line: Callable[[], bytes], write_line: Callable[[bytes], None]) -> None:
+    """Run a session until end of input or a quit; blank lines are ignored."""
+    session = EngineSession()
+    while not session.finished:
+        line = read_line()
+        if not line:
+            return
+        if line.strip():
+            write_line(session.handle_line(line) + b"\n")
+
+
+__all__ = ["EngineSession", "serve_lines"]
