@@ -1,0 +1,82 @@
+"""A game held in process: its creation facts, the engine state at its stored version, recent answers.
+
+The service keeps live games in an LRU so a move costs one append, not a re-read of the log. The
+state is only trusted while this process is the one writing; a VersionConflict or a cache miss
+rebuilds it from the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from msgspec import Struct
+
+from engine import GameState
+
+from ..codec import GameCreated
+
+ANSWERS_KEPT = 64  # answers remembered per game for retried move ids (the store keeps accepted ones for good)
+
+
+class MoveAnswer(Struct, frozen=True):
+    """What a c2s.move gets: accepted at a version, or rejected with a code a program can branch on."""
+
+    move_id: str
+    accepted: bool
+    version: int
+    code: str = ""
+    message: str = ""
+
+
+class LiveGame:
+    def __init__(self, game_id: str, created: GameCreated, state: GameState, version: int) -> None:
+        self.game_id = game_id
+        self.created = created
+        self.state = state
+        self.version = version  # moves stored: the protocol's version
+        self.shown_at_ms: int | None = None
+        self.finished_at_ms: int | None = None
+        self.lock = asyncio.Lock()
+        self.answers: OrderedDict[str, MoveAnswer] = OrderedDict()
+
+    @property
+    def owner(self) -> str:
+        return self.created.player_id
+
+    def remember(self, answer: MoveAnswer) -> None:
+        self.answers[answer.move_id] = answer
+        if len(self.answers) > ANSWERS_KEPT:
+            self.answers.popitem(last=False)
+
+
+class LiveGames:
+    """A bounded LRU of live games by id."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = max(1, limit)
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+
+    def get(self, game_id: str) -> LiveGame | None:
+        live = self._games.get(game_id)
+        if live is not None:
+            self._games.move_to_end(game_id)
+        return live
+
+    def put(self, live: LiveGame) -> None:
+        self._games[live.game_id] = live
+        self._games.move_to_end(live.game_id)
+        while len(self._games) > self._limit:
+            self._games.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        self._games.pop(game_id, None)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+def ms_between(start: int | None, end: int | None) -> int | None:
+    if start is None or end is None:
+        return None
+    return max(0, end - start)
+

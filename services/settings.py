@@ -1,0 +1,56 @@
+"""Server settings, read from the environment once at start-up (CLI flags override them).
+
+Every setting has a default that works on a laptop: loopback only, data in ./data, the embedded
+Redis unless REDIS_URL names another one.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from msgspec import Struct, structs
+
+
+class Settings(Struct, frozen=True, kw_only=True):
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("data")
+    redis_url: str | None = None  # None: start the embedded Redis in data_dir
+    secret: str | None = None  # None: generated once and kept in data_dir/secret
+    max_frame_bytes: int = 4096  # a bigger websocket frame is refused with s2c.error
+    rate_per_second: float = 20.0  # token bucket refill per socket
+    rate_burst: int = 40  # token bucket size per socket
+    cache_games: int = 10_000  # active games kept in process (LRU)
+    bench_echo: bool = False  # add /ws/echo for bench/bench_gateway.py
+    log_level: str = "warning"
+
+    def with_overrides(self, **changes: object) -> Settings:
+        """A copy with the given fields replaced, skipping the ones that are None."""
+        return structs.replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def settings_from_environment(environ: dict[str, str] | None = None) -> Settings:
+    """Settings from ARENA_* variables and REDIS_URL; a bad number is a clear error at start-up."""
+    env = os.environ if environ is None else environ
+    defaults = Settings()
+    try:
+        return Settings(
+            host=env.get("ARENA_HOST", defaults.host),
+            port=int(env.get("ARENA_PORT", defaults.port)),
+            data_dir=Path(env.get("ARENA_DATA_DIR", str(defaults.data_dir))),
+            redis_url=env.get("REDIS_URL") or None,
+            secret=env.get("ARENA_SECRET") or None,
+            max_frame_bytes=int(env.get("ARENA_MAX_FRAME_BYTES", defaults.max_frame_bytes)),
+            rate_per_second=float(env.get("ARENA_RATE_PER_SECOND", defaults.rate_per_second)),
+            rate_burst=int(env.get("ARENA_RATE_BURST", defaults.rate_burst)),
+            cache_games=int(env.get("ARENA_CACHE_GAMES", defaults.cache_games)),
+            bench_echo=_flag(env.get("ARENA_BENCH_ECHO", "")),
+            log_level=env.get("ARENA_LOG_LEVEL", defaults.log_level),
+        )
+    except ValueError as exc:
+        raise SystemExit(f"bad setting in the environment: {exc}") from exc

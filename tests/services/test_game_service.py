@@ -1,0 +1,148 @@
+"""The game service on a real Redis: create, move, retry, stale versions, rebuild, views, time."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import intents as it
+from services.game_service import NOT_YOUR_GAME, STALE_VERSION, GameService
+from services.store import EventStore
+
+pytestmark = pytest.mark.integration
+
+ALICE, BOB = "g_alice", "g_bob"
+
+
+async def new_wish(service: GameService, seed: int = 7, player: str = ALICE):
+    summary = await service.create_game(player, "wish", {"mode": "standard"}, seed)
+    assert not isinstance(summary, engine.RuleError), summary
+    return summary
+
+
+def first_legal(service: GameService, game_id: str):
+    return service.live.get(game_id).state and engine.legal_moves(service.live.get(game_id).state)[0]
+
+
+async def test_create_hides_seed_and_starts_at_version_zero(service):
+    summary = await new_wish(service)
+    assert (summary.version, summary.moves, summary.status, summary.seed) == (0, 0, "in_progress", None)
+    assert summary.variant == {"mode": "standard"}
+    entries = await service.store.read(summary.id)
+    assert [entry.type for entry in entries] == ["game_created"]
+
+
+async def test_bad_game_or_variant_is_a_rule_error_and_writes_nothing(service, redis):
+    before = await redis.dbsize()
+    assert (await service.create_game(ALICE, "chess", None)).code == "unknown_game"
+    assert (await service.create_game(ALICE, "wish", {"mode": "blind"})).code == "bad_variant"
+    assert await redis.dbsize() == before
+
+
+async def test_server_chosen_seed_deals_differently(service):
+    a = await service.create_game(ALICE, "wish", None)
+    b = await service.create_game(BOB, "wish", None)
+    assert service.live.get(a.id).created.seed != service.live.get(b.id).created.seed
+
+
+async def test_accepted_move_is_stored_once_and_retry_returns_first_answer(service):
+    game = await new_wish(service)
+    move = first_legal(service, game.id)
+    first = await service.submit(ALICE, game.id, "m1", 0, move)
+    assert first.answer.accepted and first.answer.version == 1
+    again = await service.submit(ALICE, game.id, "m1", 0, move)
+    assert again.answer == first.answer
+    assert len(await service.store.read(game.id)) == 2
+    # A second process (cold cache) hears the same answer from the store's move record.
+    other = GameService(service.store, service.redis)
+    cold = await other.submit(ALICE, game.id, "m1", 0, move)
+    assert cold.answer.accepted and cold.answer.version == 1
+    assert len(await service.store.read(game.id)) == 2
+
+
+async def test_stale_version_is_rejected_and_changes_nothing(service):
+    game = await new_wish(service)
+    await service.submit(ALICE, game.id, "m1", 0, first_legal(service, game.id))
+    before = service.live.get(game.id).state
+    stale = await service.submit(ALICE, game.id, "m2", 0, first_legal(service, game.id))
+    assert not stale.answer.accepted and stale.answer.code == STALE_VERSION and stale.answer.version == 1
+    assert service.live.get(game.id).state == before
+    assert len(await service.store.read(game.id)) == 2
+
+
+async def test_illegal_move_and_stranger_are_rejected_without_writing(service):
+    game = await new_wish(service)
+    illegal = await service.submit(ALICE, game.id, "m1", 0, it.PairIntent(0, 0))
+    assert not illegal.answer.accepted and illegal.answer.code == "illegal_move"
+    stranger = await service.submit(BOB, game.id, "m2", 0, first_legal(service, game.id))
+    assert stranger.answer.code == NOT_YOUR_GAME
+    assert len(await service.store.read(game.id)) == 1
+
+
+async def test_two_processes_one_game_conflict_then_rebuild(redis):
+    store = EventStore(redis)
+    a, b = GameService(store, redis), GameService(store, redis)
+    game = await new_wish(a)
+    await b.load(game.id)  # b caches version 0
+    move = engine.legal_moves(a.live.get(game.id).state)[0]
+    assert (await a.submit(ALICE, game.id, "a1", 0, move)).answer.accepted
+    # b believes version 0: the client also says 0, so b appends and the store refuses.
+    lost = await b.submit(ALICE, game.id, "b1", 0, move)
+    assert lost.answer.code == STALE_VERSION and lost.answer.version == 1
+    assert b.live.get(game.id).version == 1  # b rebuilt from the log
+    move2 = engine.legal_moves(b.live.get(game.id).state)[0]
+    assert (await b.submit(ALICE, game.id, "b2", 1, move2)).answer.accepted
+
+
+async def test_rebuild_with_verify_matches_the_cached_state(service):
+    game = await new_wish(service, seed=11)
+    for n in range(6):
+        state = service.live.get(game.id).state
+        moves = engine.legal_moves(state)
+        if not moves:
+            break
+        assert (await service.submit(ALICE, game.id, f"m{n}", n, moves[-1])).answer.accepted
+    cached = service.live.get(game.id).state
+    rebuilt = await service.rebuild(game.id, verify=True)
+    assert rebuilt.state == cached
+
+
+async def test_view_hides_face_down_cards_and_seed_until_the_end(service, clock):
+    game = await new_wish(service)
+    snapshot, is_player = await service.open_for(game.id, ALICE)
+    assert is_player and snapshot.seed is None and snapshot.deal is None
+    shown = {card.id for pile in snapshot.view.piles for card in pile.cards}
+    assert shown and not shown & engine.hidden_cards(service.live.get(game.id).state)
+    clock.now += 5_000
+    result = await service.submit(ALICE, game.id, "r", 0, it.ResignIntent())
+    assert result.snapshot.seed == 7 and result.snapshot.deal is not None
+    assert result.snapshot.elapsed_ms == 5_000
+    summary = await service.summary(game.id)
+    assert summary.status == "abandoned" and summary.seed == 7
+
+
+async def test_time_runs_from_first_look_to_the_winning_move(service, clock):
+    game = await service.create_game(ALICE, "wish", {"mode": "open"}, 3)
+    clock.now += 60_000  # created long before the player looks: not counted
+    await service.open_for(game.id, ALICE)
+    await service.open_for(game.id, BOB)  # a spectator's look starts nothing
+    clock.now += 1_234
+    snapshot = await service.snapshot(game.id)
+    assert snapshot.elapsed_ms == 1_234
+    assert (await service.rebuild(game.id)).shown_at_ms == clock.now - 1_234
+
+
+async def test_new_game_abandons_the_unfinished_one_and_lists_newest_first(service, clock):
+    player = "g_lister"
+    first = await new_wish(service, player=player)
+    clock.now += 1
+    second = await new_wish(service, seed=8, player=player)
+    listed = await service.list_games(player)
+    assert [s.id for s in listed] == [second.id, first.id]
+    assert listed[1].status == "abandoned" and listed[0].status == "in_progress"
+
+
+async def test_unknown_or_malformed_game_id(service):
+    assert await service.summary("0123456789abcdef") is None
+    assert await service.summary("{bad}") is None
+    assert (await service.submit(ALICE, "nope", "m", 0, it.ResignIntent())).answer.code == "no_such_game"
