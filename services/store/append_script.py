@@ -1,0 +1,40 @@
+"""The Lua script that makes one append atomic: idempotency check, version check, XADDs, move record.
+
+Redis runs a script without interleaving any other command, so two writers at the same expected version
+cannot both pass the check. Reply: {status, version} with status 0 = appended (version = new version),
+1 = duplicate move id (version = the one stored then; nothing written), 2 = conflict (version = actual;
+nothing written).
+
+The current version is XLEN: entry ids are 0-1, 0-2, ... and the log is never trimmed or deleted from,
+so the length IS the last version. Should that ever be false, the explicit-id XADD fails ("ID equal or
+smaller than the target stream top item") before writing anything, instead of forking the history.
+Envelopes are encoded by the caller (which knows the versions they will get), so the script does no
+encoding. Redis < 7 keeps the writes a script made before a runtime error, so every check comes first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+APPENDED, DUPLICATE, CONFLICT = 0, 1, 2
+
+# KEYS[1] = log stream, KEYS[2] = moves hash (same hash tag -> same slot)
+# ARGV[1] = expected version, ARGV[2] = move id or "" for none, ARGV[3..] = encoded envelopes
+APPEND_LUA = """
+local move_id = ARGV[2]
+if move_id ~= '' then
+  local stored = redis.call('HGET', KEYS[2], move_id)
+  if stored then return {1, tonumber(stored)} end
+end
+local current = redis.call('XLEN', KEYS[1])
+if current ~= tonumber(ARGV[1]) then return {2, current} end
+local version = current
+for i = 3, #ARGV do
+  version = version + 1
+  redis.call('XADD', KEYS[1], '0-' .. string.format('%d', version), 'e', ARGV[i])
+end
+if move_id ~= '' then redis.call('HSET', KEYS[2], move_id, version) end
+return {0, version}
+"""
+
+APPEND_SHA = hashlib.sha1(APPEND_LUA.encode()).hexdigest()

@@ -1,0 +1,176 @@
+"""EventStore: append-only event streams on Redis Streams, one stream per game.
+
+Keys (all of a game's keys share the hash tag `{<game id>}`, so they sit in one cluster slot and one
+Lua script may touch them together):
+- `arena:game:{<id>}:log`   the stream; entry id `0-<version>`, one field `e` = msgpack StoredEvent.
+- `arena:game:{<id>}:moves` hash: client move id -> version the move was stored at.
+Never a TTL or MAXLEN on either: the log is forever (it is the game).
+
+Works with `redis.asyncio.Redis` and `redis.asyncio.RedisCluster` clients (see services.redis_client).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError, RedisError
+
+from services.store.append_script import APPEND_LUA, APPEND_SHA, APPENDED, CONFLICT, DUPLICATE
+from services.store.envelope import (
+    ENTRY_FIELD,
+    AppendRequest,
+    AppendResult,
+    NewEvent,
+    StoredEvent,
+    check_move_id,
+    check_stream_id,
+    decode_event,
+    encode_event,
+    log_key,
+    moves_key,
+)
+from services.store.errors import StoreError, VersionConflict
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class EventStore:
+    """Optimistic-concurrency event store. `clock` gives ts_ms (Unix ms) for new events."""
+
+    def __init__(
+        self, client: aioredis.Redis | aioredis.RedisCluster, *, clock: Callable[[], int] = wall_clock_ms
+    ) -> None:
+        self.client = client
+        self.clock = clock
+
+    # ---- writing -------------------------------------------------------------------------------
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        move_id: str | None = None,
+    ) -> AppendResult:
+        """Append `events` if the stream is at `expected_version` (0 = new stream), atomically.
+
+        A `move_id` seen before returns the first result with duplicate=True and writes nothing (checked
+        before the version, so a retry after a lost reply is answered even though the version moved on).
+        Raises VersionConflict (nothing written) when the stream is elsewhere; ValueError on bad input.
+        """
+        keys, args = self._script_call(stream_id, expected_version, events, move_id)
+        try:
+            try:
+                reply = await self.client.evalsha(APPEND_SHA, 2, *keys, *args)
+            except NoScriptError:  # a fresh or restarted server: load once, then the sha works again
+                await self.client.script_load(APPEND_LUA)
+                reply = await self.client.evalsha(APPEND_SHA, 2, *keys, *args)
+        except RedisError as exc:
+            raise StoreError(f"append to {stream_id!r} failed: {exc}") from exc
+        outcome = _outcome(stream_id, expected_version, reply)
+        if isinstance(outcome, VersionConflict):
+            raise outcome
+        return outcome
+
+    async def append_many(self, batch: Sequence[AppendRequest]) -> list[AppendResult | StoreError]:
+        """Run many appends (usually to different streams) in ONE pipeline round trip.
+
+        Each request is atomic on its own, exactly as `append`; they are not atomic together. The result
+        list is in request order: an AppendResult, a VersionConflict (returned, not raised), or another
+        StoreError for a request the server refused. Bad input raises ValueError before anything is sent.
+        Requests for the same stream run in the order given.
+        """
+        calls = [self._script_call(r.stream_id, r.expected_version, r.events, r.move_id) for r in batch]
+        results: list[AppendResult | StoreError | None] = [None] * len(batch)
+        pending = list(range(len(batch)))
+        for attempt in range(2):
+            if not pending:
+                break
+            replies = await self._pipeline_evalsha([calls[i] for i in pending])
+            missing_script = []
+            for index, reply in zip(pending, replies):
+                if isinstance(reply, NoScriptError) and attempt == 0:
+                    missing_script.append(index)  # nothing ran for it: safe to send again
+                elif isinstance(reply, Exception):
+                    results[index] = StoreError(f"append to {batch[index].stream_id!r} failed: {reply}")
+                else:
+                    request = batch[index]
+                    results[index] = _outcome(request.stream_id, request.expected_version, reply)
+            if missing_script:
+                await self.client.script_load(APPEND_LUA)
+            pending = missing_script
+        return results  # type: ignore[return-value]  # every slot is filled by now
+
+    async def _pipeline_evalsha(self, calls: list[tuple[list[str], list[bytes | str | int]]]) -> list:
+        pipe = self.client.pipeline(transaction=False)
+        for keys, args in calls:
+            # execute_command, not pipe.evalsha: redis-py blocks the evalsha method on cluster pipelines
+            # (it cannot know the keys of an arbitrary script), yet routes EVALSHA by its declared keys.
+            pipe.execute_command("EVALSHA", APPEND_SHA, 2, *keys, *args)
+        try:
+            return await pipe.execute(raise_on_error=False)
+        except RedisError as exc:
+            raise StoreError(f"append_many of {len(calls)} appends failed: {exc}") from exc
+
+    def _script_call(
+        self, stream_id: str, expected_version: int, events: Sequence[NewEvent], move_id: str | None
+    ) -> tuple[list[str], list[bytes | str | int]]:
+        check_stream_id(stream_id)
+        check_move_id(move_id)
+        if not _is_count(expected_version, minimum=0):
+            raise ValueError(f"expected_version must be an int >= 0, not {expected_version!r}")
+        if not events:
+            raise ValueError("an append needs at least one event")
+        ts_ms = self.clock()
+        envelopes: list[bytes | str | int] = []
+        for offset, event in enumerate(events, start=1):
+            if not isinstance(event, NewEvent):
+                raise ValueError(f"events must be NewEvent values, not {type(event).__name__}")
+            if not isinstance(event.data, bytes):
+                raise ValueError(f"event data must be bytes, not {type(event.data).__name__}")
+            version = expected_version + offset
+            stored = StoredEvent(event.type, version, event.schema, ts_ms, event.data, move_id)
+            envelopes.append(encode_event(stored))
+        keys = [log_key(stream_id), moves_key(stream_id)]
+        return keys, [expected_version, move_id or "", *envelopes]
+
+    # ---- reading -------------------------------------------------------------------------------
+    async def read(self, stream_id: str, from_version: int = 1) -> list[StoredEvent]:
+        """Every event from `from_version` on, in order ([] for an unknown stream)."""
+        check_stream_id(stream_id)
+        if not _is_count(from_version, minimum=1):
+            raise ValueError(f"from_version must be an int >= 1, not {from_version!r}")
+        entries = await self.client.xrange(log_key(stream_id), f"0-{from_version}", "+")
+        return [decode_event(fields[ENTRY_FIELD]) for _entry_id, fields in entries]
+
+    async def version(self, stream_id: str) -> int:
+        """The stream's current version: the number of events in it (0 for a missing stream)."""
+        return int(await self.client.xlen(log_key(check_stream_id(stream_id))))
+
+    async def exists(self, stream_id: str) -> bool:
+        return bool(await self.client.exists(log_key(check_stream_id(stream_id))))
+
+    async def move_result(self, stream_id: str, move_id: str) -> int | None:
+        """The version `move_id` was stored at, or None if that move id was never stored."""
+        check_move_id(move_id)
+        stored = await self.client.hget(moves_key(check_stream_id(stream_id)), move_id)
+        return None if stored is None else int(stored)
+
+
+def _outcome(stream_id: str, expected: int, reply: list) -> AppendResult | VersionConflict:
+    status, version = int(reply[0]), int(reply[1])
+    if status == APPENDED:
+        return AppendResult(version, duplicate=False)
+    if status == DUPLICATE:
+        return AppendResult(version, duplicate=True)
+    if status == CONFLICT:
+        return VersionConflict(stream_id, expected, version)
+    raise StoreError(f"unexpected reply from the append script: {reply!r}")
+
+
+def _is_count(value: object, *, minimum: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
