@@ -6,6 +6,8 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+pytest_plugins = ["tests.fixtures.redis"]
+
 settings.register_profile(
     "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
 )

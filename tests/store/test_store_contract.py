@@ -1,0 +1,217 @@
+"""The EventStore contract, run on every backend (embedded Redis, container Redis, 3-master cluster)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from services.redis_client import open_redis
+from services.store import AppendRequest, AppendResult, EventStore, NewEvent, StoredEvent, VersionConflict
+from services.store.envelope import ENTRY_FIELD, decode_event, log_key, moves_key
+from tests.fixtures.redis import unique_id
+from tests.store.conftest import FIXED_TS_MS, Backend
+
+
+def events(*names: str) -> list[NewEvent]:
+    return [NewEvent(name, f"payload of {name}".encode()) for name in names]
+
+
+async def test_append_read_version(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    assert await store.version(game) == 0
+    assert not await store.exists(game)
+
+    first = await store.append(game, 0, events("a", "b"), move_id="m1")
+    second = await store.append(game, 2, [NewEvent("c", b"\x00\xff", schema=3)])
+
+    assert (first, second) == (AppendResult(2, False), AppendResult(3, False))
+    assert await store.version(game) == 3
+    assert await store.exists(game)
+    assert await store.read(game) == [
+        StoredEvent("a", 1, 1, FIXED_TS_MS, b"payload of a", "m1"),
+        StoredEvent("b", 2, 1, FIXED_TS_MS, b"payload of b", "m1"),
+        StoredEvent("c", 3, 3, FIXED_TS_MS, b"\x00\xff", None),
+    ]
+
+
+async def test_entry_ids_are_versions_and_the_log_never_expires(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    await store.append(game, 0, events("a", "b", "c"), move_id="m")
+    entries = await backend.client.xrange(log_key(game))
+    assert [entry_id for entry_id, _ in entries] == [b"0-1", b"0-2", b"0-3"]
+    assert await backend.client.ttl(log_key(game)) == -1  # no TTL on the log...
+    assert await backend.client.ttl(moves_key(game)) == -1  # ...nor on the move ids
+
+
+async def test_stale_writer_gets_a_conflict_and_nothing_is_written(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    await store.append(game, 0, events("a", "b"))
+    before = await store.read(game)
+
+    for stale in (0, 1, 3, 7):
+        with pytest.raises(VersionConflict) as caught:
+            await store.append(game, stale, events("late"), move_id=f"late-{stale}")
+        assert (caught.value.stream_id, caught.value.expected, caught.value.actual) == (game, stale, 2)
+        assert await store.move_result(game, f"late-{stale}") is None
+
+    assert await store.read(game) == before
+    assert await store.version(game) == 2
+
+
+async def test_a_conflict_on_a_new_stream_does_not_create_it(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    with pytest.raises(VersionConflict):
+        await store.append(game, 1, events("a"))
+    assert not await store.exists(game)
+    assert await store.read(game) == []
+
+
+async def test_duplicate_move_id_gets_the_first_result_and_writes_nothing(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    assert await store.append(game, 0, events("a", "b"), move_id="m1") == AppendResult(2, False)
+    await store.append(game, 2, events("c"), move_id="m2")
+    before = await store.read(game)
+
+    # A retry after a lost reply: the version moved on, the move id still answers, with anything attached.
+    assert await store.append(game, 0, events("x"), move_id="m1") == AppendResult(2, True)
+    assert await store.append(game, 3, events("y"), move_id="m1") == AppendResult(2, True)
+    assert await store.append(game, 3, events("z"), move_id="m2") == AppendResult(3, True)
+
+    assert await store.read(game) == before
+    assert await store.move_result(game, "m1") == 2
+    assert await store.move_result(game, "m2") == 3
+    assert await store.move_result(game, "never") is None
+
+
+async def test_move_ids_are_per_stream(backend: Backend) -> None:
+    store, game, other = backend.store, unique_id(), unique_id()
+    await store.append(game, 0, events("a"), move_id="same")
+    assert await store.append(other, 0, events("b"), move_id="same") == AppendResult(1, False)
+
+
+async def test_concurrent_writers_at_one_version_exactly_one_wins(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    await store.append(game, 0, events("start"))
+    writers = [store.append(game, 1, events(f"writer-{i}")) for i in range(20)]
+
+    outcomes = await asyncio.gather(*writers, return_exceptions=True)
+
+    winners = [i for i, outcome in enumerate(outcomes) if isinstance(outcome, AppendResult)]
+    assert len(winners) == 1
+    assert outcomes[winners[0]] == AppendResult(2, False)
+    losers = [outcome for outcome in outcomes if not isinstance(outcome, AppendResult)]
+    assert all(isinstance(loser, VersionConflict) and loser.actual == 2 for loser in losers)
+    assert [e.type for e in await store.read(game)] == ["start", f"writer-{winners[0]}"]
+
+
+async def test_concurrent_retries_of_one_move_store_it_once(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    retries = [store.append(game, 0, events(f"try-{i}"), move_id="m") for i in range(20)]
+    outcomes = await asyncio.gather(*retries)
+    assert sorted(outcome.duplicate for outcome in outcomes) == [False] + [True] * 19
+    assert {outcome.version for outcome in outcomes} == {1}
+    assert await store.version(game) == 1
+
+
+async def test_read_from_a_version(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    await store.append(game, 0, events(*(f"e{i}" for i in range(1, 11))))
+    assert [e.version for e in await store.read(game, 4)] == list(range(4, 11))
+    assert [e.type for e in await store.read(game, 10)] == ["e10"]
+    assert await store.read(game, 11) == []
+    with pytest.raises(ValueError):
+        await store.read(game, 0)
+
+
+async def test_unknown_stream_reads_empty(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    assert await store.read(game) == []
+    assert await store.read(game, 5) == []
+    assert await store.version(game) == 0
+    assert not await store.exists(game)
+    assert await store.move_result(game, "m") is None
+
+
+async def test_append_many_mixes_successes_conflicts_and_duplicates(backend: Backend) -> None:
+    store = backend.store
+    games = [unique_id() for _ in range(12)]
+    await store.append(games[0], 0, events("old"), move_id="done")
+    batch = [AppendRequest(game, 0, events(f"first-{n}"), move_id=f"m-{n}") for n, game in enumerate(games)]
+    batch.append(AppendRequest(games[1], 1, events("second")))  # same stream, later in the batch: in order
+    batch.append(AppendRequest(games[2], 0, events("stale")))  # lost to the request before it
+    batch.append(AppendRequest(games[0], 5, events("retry"), move_id="done"))  # an earlier move, retried
+
+    results = await store.append_many(batch)
+
+    assert results[0] == VersionConflict(games[0], 0, 1)
+    assert results[1:12] == [AppendResult(1, False)] * 11
+    assert results[12:] == [AppendResult(2, False), VersionConflict(games[2], 0, 1), AppendResult(1, True)]
+    assert [e.type for e in await store.read(games[0])] == ["old"]
+    assert [e.type for e in await store.read(games[1])] == ["first-1", "second"]
+    assert [e.type for e in await store.read(games[2])] == ["first-2"]
+    assert await store.move_result(games[5], "m-5") == 1
+    assert await store.append_many([]) == []
+
+
+async def test_appends_survive_a_flushed_script_cache(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    await backend.client.script_flush()  # as after a server restart: EVALSHA answers NOSCRIPT
+    assert await store.append(game, 0, events("a")) == AppendResult(1, False)
+    await backend.client.script_flush()
+    assert await store.append_many([AppendRequest(game, 1, events("b"))]) == [AppendResult(2, False)]
+
+
+async def test_stored_entries_are_single_field_envelopes(backend: Backend) -> None:
+    store, game = backend.store, unique_id()
+    every_byte = bytes(range(256))
+    await store.append(game, 0, [NewEvent("Kartenzug ♠", every_byte, schema=2)], move_id="m-ü")
+    [(_, fields)] = await backend.client.xrange(log_key(game))
+    assert list(fields) == [ENTRY_FIELD]
+    expected = StoredEvent("Kartenzug ♠", 1, 2, FIXED_TS_MS, every_byte, "m-ü")
+    assert decode_event(fields[ENTRY_FIELD]) == expected
+    assert await store.read(game) == [decode_event(fields[ENTRY_FIELD])]
+
+
+@pytest.mark.parametrize(
+    ("stream", "expected", "batch", "move_id"),
+    [
+        ("g{x}", 0, events("a"), None),  # braces would break the hash tag
+        ("", 0, events("a"), None),
+        ("g", -1, events("a"), None),
+        ("g", True, events("a"), None),
+        ("g", 0, [], None),
+        ("g", 0, [NewEvent("a", "text, not bytes")], None),  # type: ignore[arg-type]
+        ("g", 0, events("a"), ""),
+    ],
+)
+async def test_bad_input_is_refused_and_changes_nothing(
+    backend: Backend, stream: str, expected: int, batch: list[NewEvent], move_id: str | None
+) -> None:
+    store = backend.store
+    real = unique_id()
+    stream = stream.replace("g", real, 1) if stream else stream
+    with pytest.raises(ValueError):
+        await store.append(stream, expected, batch, move_id=move_id)
+    with pytest.raises(ValueError):
+        await store.append_many(
+            [AppendRequest(real + "-ok", 0, events("a")), AppendRequest(stream, expected, batch, move_id)]
+        )
+    assert not await store.exists(real)
+    assert not await store.exists(real + "-ok")  # the batch was refused whole, before sending anything
+
+
+async def test_in_the_cluster_a_games_keys_share_one_slot(redis_cluster) -> None:
+    client = await open_redis(redis_cluster.url)
+    try:
+        games = [unique_id() for _ in range(30)]
+        slots = [await client.cluster_keyslot(log_key(game)) for game in games]
+        for game, slot in zip(games, slots):
+            assert await client.cluster_keyslot(moves_key(game)) == slot
+        nodes = {client.get_node_from_key(log_key(game)).name for game in games}
+        assert len(nodes) == 3  # the games spread over every master, so append_many really fans out
+        batch = [AppendRequest(game, 0, events("a")) for game in games]
+        results = await EventStore(client).append_many(batch)
+        assert results == [AppendResult(1, False)] * 30
+    finally:
+        await client.aclose()
