@@ -1,0 +1,125 @@
+// Routing by location hash: "#/" the start page, "#/play/<game id>" the play page.
+
+import { ApiError, createGame, identity, myGames } from "./api.js";
+import { installCardSprite } from "./cards.js";
+import { GAMES, gameInfo } from "./games.js";
+import { openPlayPage } from "./play.js";
+
+const app = document.getElementById("app");
+let leavePage = () => {};
+
+export function toast(text, kind = "info") {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+export function setConnection(status) {
+  const el = document.getElementById("connection");
+  const text = { idle: "Not connected", connecting: "Connecting…", online: "Connected",
+    reconnecting: "Reconnecting…", failed: "Disconnected" }[status] ?? status;
+  el.dataset.connection = status;
+  el.querySelector(".text").textContent = text;
+}
+
+/** Start a new game and open it; keeps the chosen variant without null ("default") fields. */
+export async function startGame(gameId, variant, seed = null) {
+  const clean = Object.fromEntries(Object.entries(variant ?? {}).filter(([, v]) => v !== null));
+  const summary = await createGame(gameId, clean, seed);
+  location.hash = `#/play/${summary.id}`;
+}
+
+function variantFields(game) {
+  return game.variant.map((field) => `
+    <label class="field">${field.label}
+      <select name="variant.${field.name}">
+        ${field.options.map(([value, text], i) => `<option value="${i}">${text}</option>`).join("")}
+      </select>
+    </label>`).join("") || '<p class="hint">This game has a single form.</p>';
+}
+
+function readVariant(form, game) {
+  return Object.fromEntries(game.variant.map((field) => {
+    const choice = Number(form.elements[`variant.${field.name}`].value);
+    return [field.name, field.options[choice][0]];
+  }));
+}
+
+function summaryItem(summary) {
+  const when = new Date(summary.created_at_ms).toLocaleString();
+  const status = { in_progress: "in play", won: "won", lost: "lost", abandoned: "resigned" }[summary.status]
+    ?? summary.status;
+  const variant = Object.entries(summary.variant ?? {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${summary.id}">
+    <strong>${gameInfo(summary.game).title}</strong> <span class="variant">${variant}</span>
+    <span class="badge status-${summary.status}">${status}</span>
+    <span class="meta">${summary.moves} moves · ${when}</span></a></li>`;
+}
+
+async function showStartPage() {
+  app.innerHTML = `
+    <section class="start">
+      <form id="new-game" class="panel">
+        <h1>New game</h1>
+        <fieldset class="game-choice"><legend>Game</legend>
+          ${GAMES.map((game, i) => `
+            <label class="game-option">
+              <input type="radio" name="game" value="${game.id}" ${i === 0 ? "checked" : ""}>
+              <span class="title">${game.title}</span><span class="blurb">${game.blurb}</span>
+            </label>`).join("")}
+        </fieldset>
+        <div class="variant-fields"></div>
+        <label class="field">Deal number (optional)
+          <input name="seed" type="number" min="0" step="1" inputmode="numeric" placeholder="random">
+        </label>
+        <button type="submit" class="primary">Deal</button>
+      </form>
+      <section class="panel my-games" aria-labelledby="my-games-title">
+        <h2 id="my-games-title">My games</h2>
+        <ul id="my-games-list"><li class="hint">Loading…</li></ul>
+      </section>
+    </section>`;
+  const form = app.querySelector("#new-game");
+  const chosen = () => gameInfo(form.elements.game.value);
+  const showVariant = () => { form.querySelector(".variant-fields").innerHTML = variantFields(chosen()); };
+  form.addEventListener("change", (event) => { if (event.target.name === "game") showVariant(); });
+  showVariant();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const seedText = form.elements.seed.value.trim();
+    try {
+      await startGame(chosen().id, readVariant(form, chosen()), seedText === "" ? null : Number(seedText));
+    } catch (error) {
+      toast(error instanceof ApiError ? error.message : String(error), "error");
+    }
+  });
+  try {
+    await identity();
+    const games = await myGames();
+    const list = app.querySelector("#my-games-list");
+    if (list) list.innerHTML = games.length ? games.map(summaryItem).join("") : '<li class="hint">No games yet.</li>';
+  } catch (error) {
+    toast(`Could not load your games: ${error.message}`, "error");
+  }
+  return () => {};
+}
+
+async function route() {
+  leavePage();
+  leavePage = () => {};
+  const match = location.hash.match(/^#\/play\/(.+)$/);
+  if (match) {
+    leavePage = await openPlayPage(app, decodeURIComponent(match[1]), { toast, setConnection, startGame });
+  } else {
+    setConnection("idle");
+    leavePage = await showStartPage();
+  }
+  app.focus({ preventScroll: true });
+}
+
+installCardSprite();
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,202 @@
+// The play page: status line, action buttons, the board, the end-of-game dialog, and the glue
+// between the socket (server state) and rendering/input.
+
+import { ApiError, getGame, identity, socketUrl } from "./api.js";
+import { gameInfo } from "./games.js";
+import { attachInput } from "./input.js";
+import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
+import { GameLink } from "./socket.js";
+import { ACTION_TYPES, canPlay, createState, legalAction } from "./state.js";
+
+const ACTION_LABELS = { deal: "Deal", recycle: "Recycle", cast: "Cast", undo: "Undo", resign: "Resign" };
+const ACTION_KEYS = { d: "deal", r: "recycle", c: "cast", u: "undo" };
+const PLAYABLE_STATUSES = new Set(["in_progress", "lost"]); // a lost Spider game may still undo
+
+const SHORTCUTS = `
+  <details class="panel help"><summary>Keyboard shortcuts</summary>
+    <dl>
+      <dt>Tab, ← →</dt><dd>go from pile to pile (↑ ↓ between rows)</dd>
+      <dt>Enter or Space</dt><dd>select the pile's movable cards; on a highlighted pile: move there</dd>
+      <dt>↑ ↓ on a selected pile</dt><dd>more or fewer cards of the run</dd>
+      <dt>Esc</dt><dd>clear the selection</dd>
+      <dt>D</dt><dd>deal / draw from the stock</dd><dt>R</dt><dd>recycle the waste</dd>
+      <dt>C</dt><dd>cast (Solitaire Wizard)</dd><dt>U or Ctrl+Z</dt><dd>undo (Spider)</dd>
+    </dl>
+    <p>Mouse: click a card then a highlighted pile, or drag it there; double-click sends a card to a foundation.</p>
+  </details>`;
+
+function skeleton(app, title) {
+  app.innerHTML = `
+    <section class="play">
+      <div class="play-head">
+        <h1 class="game-title">${title}</h1>
+        <p class="status" role="status" aria-live="off">
+          <span data-status="state"></span> · <span data-status="moves"></span> ·
+          <span class="clock">time <span data-status="time">0:00</span></span>
+          <span data-status="info"></span><span data-status="role" class="role"></span>
+        </p>
+        <div class="actions" role="toolbar" aria-label="Game actions">
+          ${ACTION_TYPES.map((type) => `<button type="button" data-action="${type}" hidden>${ACTION_LABELS[type]}</button>`).join("")}
+        </div>
+      </div>
+      <div class="board" id="board" aria-label="${title} board"></div>
+      ${SHORTCUTS}
+    </section>`;
+  return {
+    board: app.querySelector("#board"),
+    status: app.querySelector(".status"),
+    actions: app.querySelector(".actions"),
+  };
+}
+
+function announce(text) {
+  const el = document.getElementById("announcer");
+  el.textContent = "";
+  requestAnimationFrame(() => { el.textContent = text; });
+}
+
+/** Which buttons show (the game's menu, or any action the server lists) and which are enabled. */
+function renderActions(toolbar, state, game) {
+  const view = state.view;
+  for (const button of toolbar.querySelectorAll("[data-action]")) {
+    const type = button.dataset.action;
+    const listed = legalAction(view, type) !== null;
+    const playable = state.role === "player" && view && PLAYABLE_STATUSES.has(view.status);
+    button.hidden = !(type === "resign" || game.actions.includes(type) || listed) || state.role === "spectator";
+    let enabled = listed;
+    if (type === "resign") enabled = playable;
+    if (type === "undo") enabled = listed || (playable && view.moves > 0);
+    button.disabled = !enabled || !canPlay(state);
+    if (type === "resign" && button.dataset.confirm) button.textContent = "Really resign?";
+    else button.textContent = ACTION_LABELS[type];
+  }
+}
+
+const END_TEXT = {
+  won: ["You won!", (v, t) => `Every card is home in ${v.moves} moves and ${t}.`],
+  lost: ["No moves left", (v) => `The game is stuck after ${v.moves} moves.`],
+  abandoned: ["Game resigned", (v) => `You gave up after ${v.moves} moves.`],
+};
+
+function showEndDialog(state, game) {
+  const view = state.view;
+  const [title, text] = END_TEXT[view.status];
+  const dialog = document.getElementById("end-dialog");
+  dialog.dataset.outcome = view.status;
+  dialog.querySelector("#end-title").textContent = title;
+  dialog.querySelector("#end-text").textContent = text(view, formatTime(state.elapsedMs));
+  dialog.querySelector("[data-end-action=undo]").hidden = !(view.status === "lost" && game.actions.includes("undo"));
+  if (!dialog.open) dialog.showModal();
+}
+
+export async function openPlayPage(app, gameId, { toast, setConnection, startGame }) {
+  let summary;
+  try {
+    await identity();
+    summary = await getGame(gameId);
+  } catch (error) {
+    app.innerHTML = `<section class="panel"><h1>Game not found</h1><p>${error instanceof ApiError ? error.message : error}</p>
+      <p><a href="#/">Back to the start page</a></p></section>`;
+    return () => {};
+  }
+  const game = gameInfo(summary.game);
+  const parts = skeleton(app, game.title);
+  const state = createState(gameId);
+  let shownEnd = null;
+  const render = () => {
+    renderBoard(parts.board, state);
+    renderStatus(parts.status, state);
+    renderActions(parts.actions, state, game);
+  };
+  const link = new GameLink(state, {
+    url: () => socketUrl(gameId),
+    onChange: (reason) => {
+      render();
+      const status = state.view?.status;
+      const ended = status && status !== "in_progress" && state.role === "player";
+      if (ended && shownEnd !== `${status}:${state.version}` && reason !== "pending") {
+        shownEnd = `${status}:${state.version}`;
+        showEndDialog(state, game);
+      }
+    },
+    onNotice: (text, kind) => { toast(text, kind); announce(text); },
+    onConnection: setConnection,
+  });
+  const ctx = {
+    state,
+    render,
+    announce,
+    send: (intent) => {
+      if (!link.sendMove(intent)) announce("Wait: the last move is still on its way.");
+    },
+  };
+  attachInput(ctx, parts.board);
+
+  const act = (type) => {
+    if (!canPlay(state)) return;
+    if (type === "resign") {
+      const button = parts.actions.querySelector("[data-action=resign]");
+      if (!button.dataset.confirm) { // a second press within 4 s confirms
+        button.dataset.confirm = "1";
+        setTimeout(() => { delete button.dataset.confirm; render(); }, 4000);
+        render();
+        return;
+      }
+      delete button.dataset.confirm;
+    }
+    ctx.send(legalAction(state.view, type) ?? { type });
+  };
+  parts.actions.addEventListener("click", (event) => {
+    const type = event.target.closest("[data-action]")?.dataset.action;
+    if (type) act(type);
+  });
+  const onKey = (event) => {
+    if (event.target.closest("input, select, textarea, dialog") || event.altKey || event.metaKey) return;
+    const key = event.key.toLowerCase();
+    const type = event.ctrlKey ? (key === "z" ? "undo" : null) : ACTION_KEYS[key];
+    if (!type) return;
+    const button = parts.actions.querySelector(`[data-action=${type}]`);
+    if (button && !button.hidden && !button.disabled) {
+      event.preventDefault();
+      act(type);
+    }
+  };
+  const dialog = document.getElementById("end-dialog");
+  const onDialog = async (event) => {
+    const action = event.target.closest("[data-end-action]")?.dataset.endAction;
+    if (!action) return;
+    dialog.close();
+    if (action === "undo") act("undo");
+    if (action === "start") location.hash = "#/";
+    if (action === "again") {
+      try {
+        await startGame(summary.game, state.view?.variant ?? summary.variant);
+      } catch (error) {
+        toast(error.message, "error");
+      }
+    }
+  };
+  let resizeTimer = null;
+  const onResize = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(render, 100);
+  };
+  document.addEventListener("keydown", onKey);
+  dialog.addEventListener("click", onDialog);
+  window.addEventListener("resize", onResize);
+  const clock = setInterval(() => renderClock(parts.status, state), 250);
+  // Read-only handle for tests and the curious: the state the page renders.
+  window.arena = { state, link };
+  render();
+  link.open();
+
+  return () => {
+    link.close();
+    clearInterval(clock);
+    document.removeEventListener("keydown", onKey);
+    dialog.removeEventListener("click", onDialog);
+    window.removeEventListener("resize", onResize);
+    if (dialog.open) dialog.close();
+    delete window.arena;
+  };
+}

@@ -1,0 +1,205 @@
+// DOM from the view: piles laid out by kind (stock, waste, foundations and cleared runs on top,
+// the tableau below), cards fanned to fit the window, selection and legal targets highlighted.
+
+import { backElement, cardLabel, faceElement } from "./cards.js";
+import { elapsedNow, isSource, targetsOf } from "./state.js";
+
+const TOP_KINDS = ["stock", "waste", "foundation", "cleared"];
+const KIND_NAMES = { tableau: "pile", foundation: "foundation", stock: "stock", waste: "waste", cleared: "cleared runs" };
+
+export function formatTime(ms) {
+  const total = Math.floor(ms / 1000);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "pile 3, 2 face-down cards, Queen of hearts on top" — what a screen reader says for a pile. */
+export function pileLabel(pile, number) {
+  const name = pile.kind === "stock" || pile.kind === "waste" || pile.kind === "cleared"
+    ? KIND_NAMES[pile.kind] : `${KIND_NAMES[pile.kind] ?? pile.kind} ${number}`;
+  const parts = [name];
+  const total = pile.down + pile.cards.length;
+  if (total === 0) return `${name}, empty`;
+  if (pile.down) parts.push(plural(pile.down, "face-down card"));
+  if (pile.cards.length) {
+    const top = pile.cards[pile.cards.length - 1];
+    parts.push(pile.kind === "tableau" && pile.cards.length > 1
+      ? `${pile.cards.length} face-up cards from ${cardLabel(pile.cards[0])} to ${cardLabel(top)}`
+      : `${cardLabel(top)} on top`);
+  }
+  if (pile.kind !== "tableau") parts.push(plural(total, "card"));
+  return parts.join(", ");
+}
+
+/** Card width from the number of columns the widest row needs and the board's width. */
+function cardWidth(boardWidth, columns) {
+  const gap = 0.16;
+  const width = boardWidth / (columns + (columns + 1) * gap);
+  return Math.max(40, Math.min(104, Math.floor(width)));
+}
+
+function pileElement(pile, number, state, targets) {
+  const el = document.createElement("div");
+  el.className = `pile kind-${pile.kind}`;
+  el.dataset.pile = pile.id;
+  el.dataset.focusKey = `pile:${pile.id}`;
+  el.tabIndex = 0;
+  el.setAttribute("role", "group");
+  el.setAttribute("aria-label", pileLabel(pile, number));
+  const selection = state.selection;
+  if (targets.has(pile.id)) el.classList.add("target");
+  if (selection?.pile === pile.id && selection.card === null) el.classList.add("selected");
+  if (!selection && state.role === "player" && isSource(state.view, pile.id)) el.classList.add("playable");
+  if (pile.down + pile.cards.length === 0) el.classList.add("empty");
+  return el;
+}
+
+function place(card, x, y, z) {
+  card.style.transform = `translate(${x}px, ${y}px)`;
+  card.style.zIndex = String(z);
+  return card;
+}
+
+function fanTableau(el, pile, cw, ch, maxHeight, selection) {
+  let downStep = ch * 0.13;
+  let upStep = ch * 0.27;
+  const needed = ch + pile.down * downStep + Math.max(0, pile.cards.length - 1) * upStep;
+  if (needed > maxHeight && needed > ch) {
+    const squeeze = Math.max(0.25, (maxHeight - ch) / (needed - ch));
+    downStep *= squeeze;
+    upStep *= squeeze;
+  }
+  let y = 0;
+  let z = 1;
+  for (let i = 0; i < pile.down; i += 1, y += downStep) el.append(place(backElement(), 0, y, z++));
+  const chosen = selection?.pile === pile.id ? (selection.count ?? 1) : 0;
+  pile.cards.forEach((card, i) => {
+    const face = faceElement(card);
+    face.dataset.depth = pile.cards.length - i; // 1 = top card: the group size a click here picks
+    if (pile.cards.length - i <= chosen) face.classList.add("selected");
+    el.append(place(face, 0, y, z++));
+    if (i < pile.cards.length - 1) y += upStep;
+  });
+  el.style.height = `${Math.max(ch, y + ch)}px`;
+}
+
+function stackPile(el, pile, cw, ch, selection) {
+  const shown = pile.kind === "waste" ? pile.cards.slice(-3) : pile.cards.slice(-1);
+  if (pile.kind === "stock" && pile.down) el.append(place(backElement(), 0, 0, 1));
+  shown.forEach((card, i) => {
+    const face = faceElement(card);
+    face.dataset.depth = shown.length - i;
+    if (selection?.pile === pile.id && i === shown.length - 1) face.classList.add("selected");
+    el.append(place(face, pile.kind === "waste" ? i * cw * 0.24 : 0, 0, i + 2));
+  });
+  const total = pile.down + pile.cards.length;
+  if (total > 1 || pile.kind === "stock") {
+    const badge = document.createElement("span");
+    badge.className = "count";
+    badge.setAttribute("aria-hidden", "true");
+    badge.textContent = String(pile.kind === "stock" ? pile.down : total);
+    el.append(badge);
+  }
+  if (pile.kind === "stock" && total === 0) el.classList.add("recycle-mark");
+}
+
+/** The stock's cards while the view shows them (a Solitaire Wizard luck pick): each is a choice. */
+function luckTray(stock, state) {
+  const tray = document.createElement("div");
+  tray.className = "luck-tray";
+  tray.setAttribute("role", "group");
+  tray.setAttribute("aria-label", `stock cards to pick from, ${plural(stock.cards.length, "card")}`);
+  for (const card of stock.cards) {
+    const face = faceElement(card);
+    face.tabIndex = 0;
+    face.setAttribute("role", "button");
+    face.setAttribute("aria-label", `${cardLabel(card)}, in the stock`);
+    face.dataset.pile = "stock";
+    face.dataset.focusKey = `stock:${card.id}`;
+    if (state.selection?.card === card.id) face.classList.add("selected");
+    if (isSource(state.view, "stock", card.id)) face.classList.add("playable");
+    tray.append(face);
+  }
+  return tray;
+}
+
+/** Rebuild the board; focus stays on the pile or card that had it. */
+export function renderBoard(board, state) {
+  const view = state.view;
+  const focusKey = document.activeElement?.dataset?.focusKey;
+  board.replaceChildren();
+  if (!view) return;
+  board.classList.toggle("busy", state.pending !== null);
+  board.classList.toggle("spectating", state.role === "spectator");
+  // Stock and waste at the left, foundations and cleared runs at the right, whatever the order sent.
+  const top = view.piles.filter((p) => TOP_KINDS.includes(p.kind))
+    .sort((a, b) => TOP_KINDS.indexOf(a.kind) - TOP_KINDS.indexOf(b.kind));
+  const tableau = view.piles.filter((p) => p.kind === "tableau");
+  const others = view.piles.filter((p) => p.kind !== "tableau" && !TOP_KINDS.includes(p.kind));
+  const columns = Math.max(tableau.length, top.length + others.length + 1, 4);
+  const cw = cardWidth(board.clientWidth || window.innerWidth, columns);
+  const ch = Math.round(cw * 1.4);
+  board.style.setProperty("--cw", `${cw}px`);
+  board.style.setProperty("--ch", `${ch}px`);
+  board.style.setProperty("--table-w", `${Math.ceil(columns * cw * 1.16 + cw * 0.16 + 24)}px`);
+  const targets = state.role === "player" ? targetsOf(view, state.selection) : new Set();
+  const numbers = {};
+  const numberOf = (pile) => (numbers[pile.kind] = (numbers[pile.kind] ?? 0) + 1);
+
+  if (top.length + others.length) {
+    const row = document.createElement("div");
+    row.className = "row top-row";
+    for (const pile of [...top, ...others]) {
+      const el = pileElement(pile, numberOf(pile), state, targets);
+      const rightSide = pile.kind === "foundation" || pile.kind === "cleared";
+      if (rightSide && !row.querySelector(".right-side")) el.classList.add("right-side", "first-right");
+      else if (rightSide) el.classList.add("right-side");
+      stackPile(el, pile, cw, ch, state.selection);
+      row.append(el);
+    }
+    board.append(row);
+    const stock = top.find((p) => p.kind === "stock");
+    if (stock?.cards.length) board.append(luckTray(stock, state));
+  }
+  const row = document.createElement("div");
+  row.className = "row tableau-row";
+  const rowTop = board.getBoundingClientRect().top + (board.firstChild?.offsetHeight ?? 0);
+  const maxHeight = Math.max(ch * 3, window.innerHeight - rowTop - 40);
+  for (const pile of tableau) {
+    const el = pileElement(pile, numberOf(pile), state, targets);
+    fanTableau(el, pile, cw, ch, maxHeight, state.selection);
+    row.append(el);
+  }
+  board.append(row);
+  if (focusKey) board.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
+}
+
+const STATUS_TEXT = { in_progress: "In play", won: "Won", lost: "No moves left", abandoned: "Resigned" };
+
+export function renderStatus(el, state) {
+  const view = state.view;
+  if (!view) {
+    el.querySelector("[data-status=state]").textContent = "Loading the game…";
+    return;
+  }
+  const undos = view.undos ? `, ${plural(view.undos, "undo")}` : "";
+  const info = view.info ?? {};
+  const extras = Object.entries(info)
+    .filter(([, value]) => typeof value === "number" || typeof value === "string")
+    .map(([key, value]) => `${key.replaceAll("_", " ")}: ${value}`);
+  el.querySelector("[data-status=state]").textContent = STATUS_TEXT[view.status] ?? view.status;
+  el.querySelector("[data-status=moves]").textContent = `${plural(view.moves, "move")}${undos}`;
+  el.querySelector("[data-status=time]").textContent = formatTime(elapsedNow(state));
+  el.querySelector("[data-status=info]").textContent = extras.join(" · ");
+  el.querySelector("[data-status=role]").textContent = state.role === "spectator" ? "Watching" : "";
+  el.dataset.state = view.status;
+}
+
+export function renderClock(el, state) {
+  const time = el.querySelector("[data-status=time]");
+  if (time && state.view) time.textContent = formatTime(elapsedNow(state));
+}

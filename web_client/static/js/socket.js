@@ -1,0 +1,168 @@
+// The game's websocket: one handler table for the s2c.* messages, the version kept in the state,
+// a c2s.sync on any gap, and automatic reconnects with capped, jittered backoff.
+
+import { beginMove, receiveView, settleMove } from "./state.js";
+
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const PING_EVERY_MS = 15000;
+const SILENCE_LIMIT_MS = 40000; // no frame at all for this long: the connection is dead
+const RESEND_AFTER_MS = 5000; // an unanswered move is sent again (the server dedupes by move_id)
+const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]); // bad token, forbidden, no such game
+
+const HANDLERS = {
+  "s2c.snapshot"(link, msg) {
+    receiveView(link.state, msg, true);
+    link.attempt = 0;
+    link.setConnection("online");
+    link.resendPending();
+    link.changed("snapshot");
+  },
+  "s2c.update"(link, msg) {
+    const result = receiveView(link.state, msg, false);
+    if (result === "gap") link.sync();
+    else if (result === "applied") link.changed("update");
+  },
+  "s2c.accepted"(link, msg) {
+    settleMove(link.state, msg.move_id);
+    // The update for this move should follow at once; if the version is still behind, ask.
+    if (msg.version > link.state.version) link.syncSoon();
+    link.changed("accepted");
+  },
+  "s2c.rejected"(link, msg) {
+    settleMove(link.state, msg.move_id);
+    if (msg.version !== link.state.version) link.sync();
+    link.notice(msg.message || `Move rejected (${msg.code})`, "error");
+    link.changed("rejected");
+  },
+  "s2c.error"(link, msg) {
+    link.notice(msg.message || `Server error (${msg.code})`, "error");
+  },
+  "s2c.pong"() {},
+};
+
+export class GameLink {
+  /** `url()` gives the websocket address (it may change when the token is renewed). */
+  constructor(state, { url, onChange, onNotice, onConnection }) {
+    Object.assign(this, { state, url, onChange, onNotice, onConnection });
+    this.ws = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.timers = {};
+    this.lastFrameAt = 0;
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener("online", this.onOnline);
+  }
+
+  open() {
+    if (this.stopped) return;
+    this.setConnection(this.attempt ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onmessage = (event) => this.receive(event.data);
+    ws.onclose = (event) => this.dropped(ws, event);
+    ws.onopen = () => {
+      this.lastFrameAt = performance.now();
+      clearInterval(this.timers.ping);
+      this.timers.ping = setInterval(() => this.heartbeat(), PING_EVERY_MS);
+    };
+  }
+
+  receive(data) {
+    this.lastFrameAt = performance.now();
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return; // not ours to answer: the server speaks JSON only
+    }
+    const handler = HANDLERS[msg?.type];
+    if (handler) handler(this, msg);
+  }
+
+  dropped(ws, event) {
+    if (ws !== this.ws) return; // an old socket replaced by a newer one
+    clearInterval(this.timers.ping);
+    this.ws = null;
+    if (this.stopped) return;
+    if (FATAL_CLOSE_CODES.has(event.code)) {
+      this.setConnection("failed");
+      this.notice(event.reason || "The server refused this game.", "error");
+      return;
+    }
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.setConnection("reconnecting");
+    clearTimeout(this.timers.retry);
+    this.timers.retry = setTimeout(() => this.open(), base * (0.8 + Math.random() * 0.4));
+  }
+
+  reconnectNow() {
+    if (this.stopped || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    clearTimeout(this.timers.retry);
+    this.open();
+  }
+
+  heartbeat() {
+    if (performance.now() - this.lastFrameAt > SILENCE_LIMIT_MS) {
+      this.ws?.close(4000, "silent connection");
+      return;
+    }
+    this.send({ type: "c2s.ping" });
+    const pending = this.state.pending;
+    if (pending && performance.now() - pending.sentAt > RESEND_AFTER_MS) this.resendPending();
+  }
+
+  send(frame) {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** Send an intent. False when a move is already in flight. */
+  sendMove(move) {
+    const frame = beginMove(this.state, move);
+    if (!frame) return false;
+    this.send(frame); // if the socket is down, the frame goes out after the reconnect
+    this.changed("pending");
+    return true;
+  }
+
+  resendPending() {
+    const pending = this.state.pending;
+    if (pending && this.send(pending.frame)) pending.sentAt = performance.now();
+  }
+
+  sync() {
+    this.send({ type: "c2s.sync", version: this.state.version });
+  }
+
+  syncSoon() {
+    clearTimeout(this.timers.sync);
+    const expected = this.state.version;
+    this.timers.sync = setTimeout(() => {
+      if (this.state.version === expected) this.sync();
+    }, 1000);
+  }
+
+  setConnection(status) {
+    this.state.connection = status;
+    this.onConnection?.(status);
+  }
+
+  changed(reason) {
+    this.onChange?.(reason);
+  }
+
+  notice(text, kind) {
+    this.onNotice?.(text, kind);
+  }
+
+  close() {
+    this.stopped = true;
+    window.removeEventListener("online", this.onOnline);
+    Object.values(this.timers).forEach((t) => { clearTimeout(t); clearInterval(t); });
+    this.ws?.close(1000, "leaving the game");
+    this.ws = null;
+    this.setConnection("idle");
+  }
+}
