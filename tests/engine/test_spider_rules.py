@@ -284,3 +284,20 @@ def test_view_shows_columns_stock_count_and_cleared_cards_only():
     assert view.info == {"deals_left": 1, "cleared_runs": 1}
     hidden = engine.hidden_cards(after)
     assert hidden == {after.board.columns[0].cards[0].id} | {card.id for card in after.board.stock}
+
+
+def test_replay_rejects_a_log_that_names_the_wrong_cards():
+    state = engine.initial_state("spider", {"suits": 4}, 42)
+    move = engine.legal_moves(state)[0]
+    after, moved = play_ok(move, state)
+    _, dealt = play_ok(DealIntent(), after)
+    good = moved + dealt
+    assert engine.replay("spider", {"suits": 4}, 42, good).ok
+    wrong_card = CardsMoved(moved[0].src, moved[0].dst, (moved[0].cards[0] + 1,))
+    result = engine.replay("spider", {"suits": 4}, 42, [wrong_card] + dealt)
+    assert result.error.code == "event_mismatch" and result.applied == 0
+    shuffled_deal = StockDealt(tuple(reversed(dealt[0].cards)))
+    result = engine.replay("spider", {"suits": 4}, 42, moved + [shuffled_deal])
+    assert result.error.code == "event_mismatch" and result.applied == 1
+    too_many = CardsMoved(moved[0].src, moved[0].dst, moved[0].cards * 2)
+    assert engine.replay("spider", {"suits": 4}, 42, [too_many]).error.code == "illegal_move"
