@@ -1,0 +1,67 @@
+"""`arena serve`: the gateway under uvicorn, on the embedded Redis unless REDIS_URL is set.
+
+Settings come from the environment (services/settings.py); --host, --port and --data-dir override
+them. Ctrl-C or SIGTERM stops uvicorn first (sockets closed, channels drained), then Redis (its
+append-only file flushed), so no acknowledged move is lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="address to listen on (env ARENA_HOST, default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on (env ARENA_PORT, default 8000; 0 = any free)")
+    parser.add_argument("--data-dir", type=Path, help="data folder: embedded Redis, secret (env ARENA_DATA_DIR, default ./data)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from services.gateway import create_app
+    from services.redis_server import EmbeddedRedis, RedisServerError, RedisServerNotFound
+    from services.settings import settings_from_environment
+
+    settings = settings_from_environment().with_overrides(host=args.host, port=args.port, data_dir=args.data_dir)
+    embedded = None
+    if not settings.redis_url:
+        embedded = EmbeddedRedis(settings.data_dir / "redis")
+        try:
+            embedded.start()
+        except (RedisServerError, RedisServerNotFound) as exc:
+            print(f"arena serve: cannot start the embedded Redis: {exc}", file=sys.stderr)
+            return 1
+        settings = settings.with_overrides(redis_url=embedded.url)
+    try:
+        config = uvicorn.Config(
+            create_app(settings),
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level,
+            ws_max_size=64 * 1024,  # the socket refuses frames over 4 KiB itself; this stops abuse earlier
+            ws_ping_interval=20.0,
+            lifespan="on",
+        )
+        server = uvicorn.Server(config)
+        _announce_when_started(server, settings.redis_url if embedded is None else f"embedded {embedded.url}")
+        server.run()  # installs SIGINT/SIGTERM handlers: a clean stop of the app and its lifespan
+        return 0 if server.started else 1
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def _announce_when_started(server, redis_text: str) -> None:
+    """Print the URL once uvicorn listens (the real port, when --port 0 asked for any free one)."""
+    original = server.startup
+
+    async def startup(sockets=None):
+        await original(sockets=sockets)
+        if server.started:
+            host, port = server.servers[0].sockets[0].getsockname()[:2]
+            print(f"Patience Arena serving at http://{host}:{port}/  (redis: {redis_text})", flush=True)
+
+    server.startup = startup

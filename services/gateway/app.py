@@ -1,0 +1,33 @@
+"""The app factory: the arena plugin, OpenAPI at /schema, and the web client's files at "/"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litestar import Litestar
+from litestar.openapi import OpenAPIConfig
+from litestar.static_files import create_static_files_router
+
+from ..settings import Settings
+from .plugin import ArenaPlugin
+
+
+def static_dir() -> Path:
+    """The web client's folder: web_client.STATIC_DIR when the package provides it."""
+    try:
+        from web_client import STATIC_DIR
+
+        return Path(STATIC_DIR)
+    except ImportError:
+        return Path(__file__).resolve().parents[2] / "web_client" / "static"
+
+
+def create_app(settings: Settings) -> Litestar:
+    folder = static_dir()
+    folder.mkdir(parents=True, exist_ok=True)  # the router wants the folder to exist, even empty
+    return Litestar(
+        route_handlers=[create_static_files_router(path="/", directories=[folder], html_mode=True)],
+        plugins=[ArenaPlugin(settings)],
+        openapi_config=OpenAPIConfig(title="Patience Arena", version="1", path="/schema"),
+        debug=False,
+    )

@@ -1,0 +1,145 @@
+"""The game socket: parse, rate-limit, hand moves to the service, fan updates out. It decides no rule.
+
+One connection watches one game. The owner plays; anyone else authenticated watches read-only.
+Updates reach every socket through the channels plugin (Redis pub/sub), so a spectator on another
+gateway process sees each move; the mover gets its own update directly and skips the echo.
+"""
+
+from __future__ import annotations
+
+from litestar import WebSocket
+from litestar.channels import ChannelsPlugin
+
+from ..game_service import GameService, Snapshot
+from ..settings import Settings
+from .messages import (
+    AcceptedS2C,
+    ErrorS2C,
+    MoveC2S,
+    PingC2S,
+    PongS2C,
+    RejectedS2C,
+    SnapshotS2C,
+    SyncC2S,
+    UpdateS2C,
+    decode_c2s,
+    encode_s2c,
+)
+from .rate_limit import TokenBucket
+
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+def channel_of(game_id: str) -> str:
+    return f"arena:updates:{game_id}"
+
+
+def update_frame(snapshot: Snapshot) -> bytes:
+    return encode_s2c(
+        UpdateS2C(snapshot.game_id, snapshot.version, snapshot.view, snapshot.elapsed_ms, snapshot.seed, snapshot.deal)
+    )
+
+
+def published(version: int, frame: bytes) -> bytes:
+    """What goes on the channel: the version first, so a socket can skip what it already sent."""
+    return b"%d\n" % version + frame
+
+
+class GameSocket:
+    def __init__(
+        self,
+        socket: WebSocket,
+        service: GameService,
+        channels: ChannelsPlugin,
+        settings: Settings,
+        game_id: str,
+        viewer_id: str,
+    ) -> None:
+        self.socket = socket
+        self.service = service
+        self.channels = channels
+        self.settings = settings
+        self.game_id = game_id
+        self.viewer_id = viewer_id
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.sent_version = -1  # the newest version this socket has shown
+        self.flooding = False
+
+    async def send(self, frame: bytes) -> None:
+        await self.socket.send_text(frame.decode())
+
+    async def run(self) -> None:
+        channel = channel_of(self.game_id)
+        # Subscribe before the snapshot so no update can fall between them.
+        async with self.channels.start_subscription(channel) as subscriber:
+            if not await self.send_snapshot():
+                return
+            async with subscriber.run_in_background(self.on_published):
+                while True:
+                    message = await self.socket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    await self.on_frame(message.get("text") or message.get("bytes") or b"")
+
+    async def send_snapshot(self) -> bool:
+        opened = await self.service.open_for(self.game_id, self.viewer_id)
+        if opened is None:
+            await self.send(encode_s2c(ErrorS2C("no_such_game", f"there is no game {self.game_id!r}")))
+            await self.socket.close(CLOSE_NOT_FOUND, "no such game")
+            return False
+        snapshot, is_player = opened
+        role = "player" if is_player else "spectator"
+        frame = SnapshotS2C(
+            snapshot.game_id, role, snapshot.version, snapshot.view, snapshot.elapsed_ms, snapshot.seed, snapshot.deal
+        )
+        self.sent_version = snapshot.version
+        await self.send(encode_s2c(frame))
+        return True
+
+    async def on_published(self, data: bytes) -> None:
+        header, _, frame = data.partition(b"\n")
+        version = int(header)
+        if version <= self.sent_version:
+            return  # this socket already showed it (its own move, or a newer snapshot)
+        self.sent_version = version
+        try:
+            await self.send(frame)
+        except Exception:  # the socket closed under us; the receive loop ends the connection
+            pass
+
+    async def on_frame(self, data: str | bytes) -> None:
+        if not self.bucket.take():
+            if not self.flooding:  # one error per flood, not one per dropped frame
+                self.flooding = True
+                await self.send(encode_s2c(ErrorS2C("rate_limited", "too many frames; this one was dropped")))
+            return
+        self.flooding = False
+        if len(data) > self.settings.max_frame_bytes:
+            limit = self.settings.max_frame_bytes
+            await self.send(encode_s2c(ErrorS2C("frame_too_big", f"frames are limited to {limit} bytes")))
+            return
+        frame = decode_c2s(data)
+        if isinstance(frame, ErrorS2C):
+            await self.send(encode_s2c(frame))
+        elif isinstance(frame, MoveC2S):
+            await self.on_move(frame)
+        elif isinstance(frame, SyncC2S):
+            await self.send_snapshot()
+        elif isinstance(frame, PingC2S):
+            await self.send(encode_s2c(PongS2C()))
+
+    async def on_move(self, frame: MoveC2S) -> None:
+        result = await self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move)
+        answer = result.answer
+        if not answer.accepted:
+            await self.send(encode_s2c(RejectedS2C(answer.move_id, answer.version, answer.code, answer.message)))
+            return
+        await self.send(encode_s2c(AcceptedS2C(answer.move_id, answer.version)))
+        snapshot = result.snapshot
+        if snapshot is None or snapshot.version <= self.sent_version:
+            return  # a retry of a move this socket already showed
+        update = update_frame(snapshot)
+        self.channels.publish(published(snapshot.version, update), channel_of(self.game_id))
+        self.sent_version = snapshot.version
+        await self.send(update)

@@ -1,0 +1,108 @@
+"""Test clients: a guest over HTTP and the `websockets` library, and an audit of every frame.
+
+The audit rebuilds the game from the store at the version a frame names and checks that the frame
+shows no card the engine hides from the player at that version, nor the seed or the deal before
+the game has ended.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import httpx
+import msgspec
+from websockets.sync.client import ClientConnection, connect
+
+import engine
+from engine.state import FINISHED
+from services import codec
+from services.store.envelope import ENTRY_FIELD, decode_event, log_key
+
+
+class Audit:
+    def __init__(self, redis) -> None:
+        self.redis = redis
+        self.frames_checked = 0
+
+    def state_at(self, game_id: str, version: int) -> engine.GameState:
+        entries = [decode_event(fields[ENTRY_FIELD]) for _, fields in self.redis.xrange(log_key(game_id))]
+        created = codec.decode_created(entries[0].data)
+        state = engine.initial_state(created.game, created.variant, created.seed)
+        events = [codec.decode_event(entry.data) for entry in entries[1 : version + 1]]
+        assert len(events) == version, f"frame names version {version}, the log has {len(entries) - 1}"
+        return engine.fold(state, events)
+
+    def check(self, game_id: str, frame: dict[str, Any]) -> None:
+        if "view" not in frame:
+            return
+        state = self.state_at(game_id, frame["version"])
+        hidden = engine.hidden_cards(state)
+        shown = {card["id"] for pile in frame["view"]["piles"] for card in pile["cards"]}
+        assert not shown & hidden, f"frame shows face-down cards {sorted(shown & hidden)}"
+        assert frame["view"] == json.loads(msgspec.json.encode(engine.player_view(state)))
+        if state.status not in FINISHED:
+            assert frame.get("seed") is None and frame.get("deal") is None, "seed or deal shown before the end"
+        self.frames_checked += 1
+
+
+class Socket:
+    """One websocket to one game; every frame received is audited."""
+
+    def __init__(self, conn: ClientConnection, game_id: str, audit: Audit) -> None:
+        self.conn, self.game_id, self.audit = conn, game_id, audit
+
+    def send(self, frame: dict[str, Any] | str | bytes) -> None:
+        self.conn.send(frame if isinstance(frame, (str, bytes)) else json.dumps(frame))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        frame = json.loads(self.conn.recv(timeout=timeout))
+        self.audit.check(self.game_id, frame)
+        return frame
+
+    def recv_until(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        while True:
+            frame = self.recv(timeout)
+            if frame["type"] == kind:
+                return frame
+
+    def move(self, version: int, move: dict[str, Any], move_id: str | None = None) -> dict[str, Any]:
+        """Send a move; return its answer (s2c.accepted or s2c.rejected), auditing frames on the way."""
+        move_id = move_id or uuid.uuid4().hex
+        self.send({"type": "c2s.move", "move_id": move_id, "version": version, "move": move})
+        while True:
+            frame = self.recv()
+            if frame["type"] in ("s2c.accepted", "s2c.rejected") and frame["move_id"] == move_id:
+                return frame
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class Client:
+    def __init__(self, base_url: str, http: httpx.Client, audit: Audit, player_id: str, token: str) -> None:
+        self.base_url, self.http, self.audit = base_url, http, audit
+        self.player_id, self.token = player_id, token
+
+    @classmethod
+    def guest(cls, base_url: str, http: httpx.Client, audit: Audit) -> Client:
+        body = http.post("/api/players/guest").raise_for_status().json()
+        return cls(base_url, http, audit, body["player_id"], body["token"])
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def create(self, game: str, variant: dict[str, Any] | None = None, seed: int | None = None) -> dict[str, Any]:
+        body = {"game": game, "variant": variant, "seed": seed}
+        return self.http.post("/api/games", json=body, headers=self.headers).raise_for_status().json()
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        return self.http.get(f"/api/games/{game_id}", headers=self.headers).raise_for_status().json()
+
+    def open(self, game_id: str, base_url: str | None = None) -> Socket:
+        ws_url = (base_url or self.base_url).replace("http://", "ws://")
+        # Entered as a context manager by hand: the socket outlives this call.
+        conn = connect(f"{ws_url}/ws/games/{game_id}?token={self.token}", max_size=None).__enter__()
+        return Socket(conn, game_id, self.audit)

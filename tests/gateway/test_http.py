@@ -1,0 +1,52 @@
+"""HTTP routes against the real server: identity, games, health, OpenAPI and the web client."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+
+def test_health_ready_and_schema(http):
+    assert http.get("/health").json()["status"] == "ok"
+    assert http.get("/ready").json()["status"] == "ready"
+    assert http.get("/schema/openapi.json").json()["info"]["title"] == "Patience Arena"
+
+
+def test_web_client_served_at_root(http):
+    response = http.get("/")
+    assert response.status_code == 200 and "<html" in response.text.lower()
+
+
+def test_requests_without_a_valid_token_are_refused(http, alice):
+    assert http.get("/api/games").status_code == 401
+    forged = {"Authorization": f"Bearer {alice.player_id}.not-the-signature"}
+    response = http.post("/api/games", json={"game": "wish"}, headers=forged)
+    assert response.status_code == 401 and response.json()["code"] == "unauthorized"
+
+
+def test_create_summary_and_my_games(alice, bob, http):
+    game = alice.create("wish", {"mode": "open"}, seed=5)
+    assert game["player_id"] == alice.player_id and game["seed"] is None and game["version"] == 0
+    assert alice.summary(game["id"])["id"] == game["id"]
+    mine = http.get("/api/games", headers=alice.headers).json()
+    assert [g["id"] for g in mine][:1] == [game["id"]]
+    assert http.get("/api/games", headers=bob.headers).json() == []
+
+
+def test_bad_create_gets_a_clear_error(alice, http):
+    for body, code in [
+        ({"game": "chess"}, "unknown_game"),
+        ({"game": "wish", "variant": {"mode": "blind"}}, "bad_variant"),
+        ({"game": "wish", "seed": -1}, "bad_seed"),
+        ({"game": "wish", "seed": 2**64}, "bad_seed"),
+    ]:
+        response = http.post("/api/games", json=body, headers=alice.headers)
+        assert response.status_code == 400, (body, response.text)
+        assert response.json().get("code") == code or code == "bad_seed"
+    assert http.post("/api/games", json={"gaem": "wish"}, headers=alice.headers).status_code == 400
+
+
+def test_unknown_game_is_404(alice, http):
+    response = http.get("/api/games/0000000000000000", headers=alice.headers)
+    assert response.status_code == 404 and response.json()["code"] == "no_such_game"
