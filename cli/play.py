@@ -1,0 +1,350 @@
+"""`arena play`: play one game in the terminal against a running server, over its websocket.
+
+HTTP (cli/play_api.py) gets a guest token and creates the game; then this module keeps one socket
+open: it shows every snapshot and update (cli/play_render.py), reads a choice from stdin
+(cli/play_commands.py) and sends it as c2s.move. The server's engine decides every rule; this
+client only shows what it answers. A dropped socket is reopened and the client sends c2s.sync
+with the last version it saw; a move in flight is sent again with the same move_id, which the
+server answers once, never playing it twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import threading
+import time
+import uuid
+from typing import Any, TextIO
+
+from .play_api import Api, PlayError, TokenStore, normalize_server, socket_url, token_file
+from .play_commands import HELP, parse_line
+from .play_render import Style, move_text, render_view, result_line
+
+try:
+    from websockets.asyncio.client import connect
+except ImportError:  # websockets < 13 has only the legacy client, with the same calls used here
+    from websockets.client import connect  # type: ignore[no-redef]
+from websockets.exceptions import ConnectionClosed, WebSocketException
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+ANSWER_TIMEOUT = 15.0  # no answer to a move this long: the socket is treated as dead and reopened
+FATAL_CODES = ("unauthorized", "no_such_game")  # the socket will not work by reopening it
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--server", default=DEFAULT_SERVER, help=f"the server's address (default {DEFAULT_SERVER})")
+    parser.add_argument("--game", default="wish", help="wish, patient-pairs, spider, wading-pool or wizard")
+    parser.add_argument("--variant", help='the variant as JSON, e.g. \'{"mode": "open"}\'')
+    parser.add_argument("--seed", type=int, help="deal this seed (the server picks one if absent)")
+    parser.add_argument("--resume", metavar="GAME_ID", help="reopen an existing game instead of creating one")
+    parser.add_argument("--auto", action="store_true", help="play random legal moves until the game ends")
+    parser.add_argument("--delay", type=float, default=0.06, help="seconds between --auto moves (default 0.06)")
+    parser.add_argument("--max-moves", type=int, default=500, help="--auto resigns after this many moves")
+    parser.add_argument("--reconnect-seconds", type=float, default=30.0, help="how long to retry a dropped socket")
+    parser.add_argument("--ascii", action="store_true", help="draw suits as letters (S H D C), no colour")
+
+
+def run(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    try:
+        variant = _variant(args.variant)
+        server = normalize_server(args.server)
+        api = Api(server, TokenStore(token_file()))
+        if args.resume:
+            game_id = api.game_summary(args.resume)["id"]
+        else:
+            game_id = api.create_game(args.game, variant, args.seed)["id"]
+            again = "" if server == DEFAULT_SERVER else f" --server {server}"
+            print(f"Game {game_id}. Resume it later with: arena play{again} --resume {game_id}", file=out)
+        assert api.token is not None
+        session = PlaySession(socket_url(server, game_id, api.token), game_id, args, out, _style(args, out))
+        return asyncio.run(session.run())
+    except PlayError as exc:
+        print(f"arena play: {exc}", file=sys.stderr)
+        return 1
+
+
+def _variant(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        variant = json.loads(text)
+    except ValueError as exc:
+        raise PlayError(f"--variant is not JSON: {exc}") from None
+    if not isinstance(variant, dict):
+        raise PlayError('--variant must be a JSON object, like {"mode": "open"}')
+    return variant
+
+
+def _style(args: argparse.Namespace, out: TextIO) -> Style:
+    try:
+        "♠♥♦♣×→·".encode(out.encoding or "ascii")
+        glyphs = True
+    except (UnicodeEncodeError, LookupError):
+        glyphs = False  # a terminal that cannot show suit symbols gets letters
+    ascii_only = args.ascii or not glyphs
+    color = not ascii_only and out.isatty() and not os.environ.get("NO_COLOR")
+    return Style(ascii_only=ascii_only, color=color)
+
+
+def _read_stdin(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:
+    """A daemon thread: input() blocks, and a blocked daemon thread never holds up the exit."""
+    for line in sys.stdin:
+        loop.call_soon_threadsafe(lines.put_nowait, line)
+    loop.call_soon_threadsafe(lines.put_nowait, None)  # end of input: leave like `quit`
+
+
+class PlaySession:
+    def __init__(self, url: str, game_id: str, args: argparse.Namespace, out: TextIO, style: Style) -> None:
+        self.url, self.game_id, self.args, self.out, self.style = url, game_id, args, out, style
+        self.view: dict[str, Any] | None = None
+        self.version = -1
+        self.elapsed_ms: int | None = None
+        self.seed: int | None = None
+        self.role = "player"
+        self.dirty = True  # the view changed since it was last drawn
+        self.socket = None
+        self.pump: asyncio.Task | None = None
+        self.generation = 0  # which socket a frame or a drop came from
+        self.frames: asyncio.Queue = asyncio.Queue()
+        self.lines: asyncio.Queue = asyncio.Queue()
+        self.frame_task: asyncio.Task | None = None
+        self.line_task: asyncio.Task | None = None
+        self.auto_moves = 0
+        self.lost_shown = False
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    # -- the socket -------------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Open a socket and take its first frame, the snapshot (or the error that forbids it)."""
+        socket = await connect(self.url, open_timeout=5, close_timeout=2)
+        try:
+            first = json.loads(await asyncio.wait_for(socket.recv(), ANSWER_TIMEOUT))
+            self.absorb(first)
+        except BaseException:
+            await socket.close()
+            raise
+        self.generation += 1
+        self.socket = socket
+        self.pump = asyncio.create_task(self.read_frames(socket, self.generation))
+
+    async def read_frames(self, socket, generation: int) -> None:
+        try:
+            async for raw in socket:
+                self.frames.put_nowait(("frame", generation, json.loads(raw)))
+        except ConnectionClosed:
+            pass
+        except ValueError:
+            pass  # not JSON: treat the socket as broken and reopen it
+        self.frames.put_nowait(("dropped", generation, None))
+
+    async def close(self) -> None:
+        if self.pump is not None:
+            self.pump.cancel()
+        if self.socket is not None:
+            await self.socket.close()
+
+    async def reconnect(self) -> None:
+        self.say("Connection lost; reconnecting ...")
+        deadline = time.monotonic() + self.args.reconnect_seconds
+        delay = 0.2
+        while True:
+            try:
+                await self.open()
+                await self.send({"type": "c2s.sync", "version": max(self.version, 0)})
+                self.say(f"Reconnected at version {self.version}.")
+                return
+            except PlayError:
+                raise
+            except (OSError, WebSocketException, asyncio.TimeoutError, ValueError):
+                if time.monotonic() + delay > deadline:
+                    secs = self.args.reconnect_seconds
+                    raise PlayError(f"lost the connection and could not reconnect within {secs:g} s") from None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        try:
+            await self.socket.send(json.dumps(frame))
+        except ConnectionClosed:
+            pass  # the reader sees the drop too; the next frame we wait for reopens the socket
+
+    def absorb(self, frame: dict[str, Any]) -> None:
+        """Take in what a frame says about the game; fatal errors end the session."""
+        kind = frame.get("type")
+        if kind in ("s2c.snapshot", "s2c.update"):
+            if kind == "s2c.snapshot":
+                self.role = frame.get("role", self.role)
+            elif frame["version"] <= self.version:
+                return  # an echo of what this client already shows
+            self.view, self.version, self.elapsed_ms = frame["view"], frame["version"], frame.get("elapsed_ms")
+            self.seed = frame.get("seed")
+            self.dirty = True
+        elif kind == "s2c.error" and frame.get("code") in FATAL_CODES:
+            raise PlayError(f"the server refused the game socket: {frame.get('message')}")
+
+    async def next_frame(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next frame of the current socket (reopening it when it drops); None on timeout."""
+        while True:
+            try:
+                kind, generation, frame = await asyncio.wait_for(self.frames.get(), timeout)
+            except asyncio.TimeoutError:
+                return None
+            if generation != self.generation:
+                continue  # from a socket already replaced
+            if kind == "dropped":
+                await self.reconnect()
+                continue
+            self.absorb(frame)
+            return frame
+
+    async def frame(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """next_frame through one long-lived task, shared by the prompt and the move loop, so
+        that giving up on a wait (a line came first, a timeout) never cuts a reconnect short."""
+        if self.frame_task is None:
+            self.frame_task = asyncio.ensure_future(self.next_frame())
+        done, _ = await asyncio.wait({self.frame_task}, timeout=timeout)
+        if not done:
+            return None
+        task, self.frame_task = self.frame_task, None
+        return task.result()
+
+    async def line_or_frame(self) -> tuple[str | None, dict[str, Any] | None]:
+        """Whichever comes first: a line typed (None at end of input) or a frame from the server."""
+        if self.line_task is None:
+            self.line_task = asyncio.ensure_future(self.lines.get())
+        if self.frame_task is None:
+            self.frame_task = asyncio.ensure_future(self.next_frame())
+        await asyncio.wait({self.line_task, self.frame_task}, return_when=asyncio.FIRST_COMPLETED)
+        if self.frame_task.done():
+            return "", await self.frame(0)
+        task, self.line_task = self.line_task, None
+        return task.result(), None
+
+    # -- the game ---------------------------------------------------------------------------------
+
+    async def run(self) -> int:
+        try:
+            await self.open()
+        except (OSError, WebSocketException, asyncio.TimeoutError, ValueError) as exc:
+            raise PlayError(f"cannot open the game socket {self.url.split('?')[0]}: {exc}") from None
+        if not self.args.auto:
+            loop = asyncio.get_running_loop()
+            threading.Thread(target=_read_stdin, args=(loop, self.lines), daemon=True).start()
+        try:
+            return await self.play()
+        finally:
+            for task in (self.frame_task, self.line_task):
+                if task is not None:
+                    task.cancel()
+            await self.close()
+
+    def draw(self) -> bool:
+        if not self.dirty or self.view is None:
+            return False
+        self.say("")
+        self.say(render_view(self.view, self.game_id, self.version, self.elapsed_ms, self.role, self.style))
+        self.dirty = False
+        return True
+
+    def finished(self) -> bool:
+        """Won and abandoned games take nothing more. A lost game may still take an undo (Spider),
+        so only --auto stops there; a player is told and may type undo or quit."""
+        status = self.view["status"]
+        if status == "in_progress":
+            self.lost_shown = False
+            return False
+        if status == "lost" and not self.args.auto and self.role == "player":
+            if not self.lost_shown:
+                self.say(self.result() + " Type undo if this game allows it, or quit.")
+                self.lost_shown = True
+            return False
+        self.say(self.result())
+        return True
+
+    def result(self) -> str:
+        seed = f" Seed {self.seed}." if self.seed is not None else ""
+        return result_line(self.view, self.elapsed_ms) + seed
+
+    async def play(self) -> int:
+        while True:
+            drew = self.draw()
+            if self.finished():
+                return 0
+            if self.args.auto:
+                move = self.auto_move()
+                self.say(f"> {move_text(move, self.view, self.style)}")
+                await asyncio.sleep(self.args.delay)
+            else:
+                if self.role == "player" and (drew or self.line_task is None):
+                    print("move number or command (help)> ", end="", file=self.out, flush=True)
+                line, frame = await self.line_or_frame()
+                if frame is not None:
+                    continue  # an update from elsewhere (another tab, a spectator's view): drawn next
+                if line is None:
+                    self.say("")
+                    return 0  # end of input: the game stays on the server, resumable
+                command = parse_line(line, self.view["legal"])
+                if command.action == "quit":
+                    return 0
+                if command.action == "help":
+                    self.say(HELP)
+                    continue
+                if command.action == "show":
+                    self.dirty = True
+                    continue
+                if command.error:
+                    self.say(f"  {command.error}")
+                    continue
+                if self.role != "player":
+                    self.say("  You are watching this game; only its player can move.")
+                    continue
+                move = command.move
+            await self.submit(move)
+
+    def auto_move(self) -> dict[str, Any]:
+        legal = self.view["legal"]
+        if not legal or self.auto_moves >= self.args.max_moves:
+            self.say(f"No legal move or --max-moves {self.args.max_moves} reached: resigning.")
+            return {"type": "resign"}
+        self.auto_moves += 1
+        return random.choice(legal)
+
+    async def submit(self, move: dict[str, Any]) -> None:
+        """Send one move and wait for its answer, then for the update that shows it."""
+        frame = {"type": "c2s.move", "move_id": uuid.uuid4().hex[:16], "version": self.version, "move": move}
+        await self.send(frame)
+        sent_on = self.generation
+        accepted_version = None
+        while accepted_version is None or self.version < accepted_version:
+            answer = await self.frame(ANSWER_TIMEOUT)
+            if answer is None:
+                self.say("No answer from the server; reopening the socket.")
+                await self.socket.close()
+                continue
+            if self.generation != sent_on:  # a new socket: ask again, the move_id makes it safe
+                await self.send(frame)
+                sent_on = self.generation
+            if answer.get("move_id") == frame["move_id"]:
+                if answer["type"] == "s2c.accepted":
+                    accepted_version = answer["version"]
+                elif answer["type"] == "s2c.rejected":
+                    self.say(f"  Rejected ({answer['code']}): {answer['message']}")
+                    if answer["code"] == "stale_version":
+                        await self.send({"type": "c2s.sync", "version": self.version})
+                    return
+            elif answer["type"] == "s2c.error":
+                if answer.get("code") == "rate_limited":
+                    await asyncio.sleep(1.0)  # the frame was dropped: send it again once the bucket refills
+                    await self.send(frame)
+                    continue
+                self.say(f"  Server error ({answer.get('code')}): {answer.get('message')}")
+                return
