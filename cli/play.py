@@ -117,6 +117,7 @@ class PlaySession:
         self.line_task: asyncio.Task | None = None
         self.auto_moves = 0
         self.lost_shown = False
+        self.echo = not args.auto and not sys.stdin.isatty()
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -292,6 +293,8 @@ class PlaySession:
                 if line is None:
                     self.say("")
                     return 0  # end of input: the game stays on the server, resumable
+                if self.echo:
+                    self.say(line.rstrip())  # piped input is not echoed: keep the transcript readable
                 command = parse_line(line, self.view["legal"])
                 if command.action == "quit":
                     return 0
