@@ -19,6 +19,8 @@ from pathlib import Path
 from types import TracebackType
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BINARY_ENV = "ARENA_REDIS_SERVER"
 START_TIMEOUT_S = 15.0
@@ -182,13 +184,15 @@ class EmbeddedRedis:
 
     def _wait_for_ping(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
-        client = redis.Redis(host=self.host, port=self.port, socket_timeout=1.0)
+        client = self._admin_client(socket_timeout=1.0)
         try:
             while time.monotonic() < deadline:
                 if self.process is None or self.process.poll() is not None:
                     raise RedisServerError("exited")
                 try:
-                    if client.ping():
+                    # Our own process must answer: another server already on the port would answer PING
+                    # while ours is exiting with "Address already in use".
+                    if client.ping() and client.info("server").get("process_id") == self.process.pid:
                         return
                 except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError):
                     pass  # not listening yet, or still replaying the AOF
@@ -196,6 +200,13 @@ class EmbeddedRedis:
         finally:
             client.close()
         raise RedisServerError("timed out waiting for PING")
+
+    def _admin_client(self, socket_timeout: float) -> redis.Redis:
+        # No retries: redis-py's default retry-with-backoff would turn "not up yet" and "gone after
+        # SHUTDOWN" (both expected here) into seconds of waiting.
+        return redis.Redis(
+            host=self.host, port=self.port, socket_timeout=socket_timeout, retry=Retry(NoBackoff(), 0)
+        )
 
     def _log_since(self, mark: int) -> str:
         try:
@@ -210,7 +221,7 @@ class EmbeddedRedis:
         if not self.running:
             self._reap()
             return
-        client = redis.Redis(host=self.host, port=self.port, socket_timeout=STOP_TIMEOUT_S)
+        client = self._admin_client(socket_timeout=STOP_TIMEOUT_S)
         try:
             client.shutdown(nosave=True)  # nosave: no RDB; the AOF is still flushed and fsynced
         except (redis.ConnectionError, redis.TimeoutError):

