@@ -73,7 +73,7 @@ function renderActions(toolbar, state, game) {
 }
 
 const END_TEXT = {
-  won: ["You won!", (v, t) => `Every card is home in ${v.moves} moves and ${t}.`],
+  won: ["You won!", (v, t) => `Won in ${v.moves} moves and ${t} (server time).`],
   lost: ["No moves left", (v) => `The game is stuck after ${v.moves} moves.`],
   abandoned: ["Game resigned", (v) => `You gave up after ${v.moves} moves.`],
 };

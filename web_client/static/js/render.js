@@ -88,20 +88,21 @@ function fanTableau(el, pile, cw, ch, maxHeight, selection) {
 }
 
 function stackPile(el, pile, cw, ch, selection) {
-  const shown = pile.kind === "waste" ? pile.cards.slice(-3) : pile.cards.slice(-1);
-  if (pile.kind === "stock" && pile.down) el.append(place(backElement(), 0, 0, 1));
+  // The stock always looks like a stock: its visible cards (a luck pick) are laid out in the tray.
+  const shown = pile.kind === "waste" ? pile.cards.slice(-3) : pile.kind === "stock" ? [] : pile.cards.slice(-1);
+  const total = pile.down + pile.cards.length;
+  if (pile.kind === "stock" && total) el.append(place(backElement(), 0, 0, 1));
   shown.forEach((card, i) => {
     const face = faceElement(card);
     face.dataset.depth = shown.length - i;
     if (selection?.pile === pile.id && i === shown.length - 1) face.classList.add("selected");
     el.append(place(face, pile.kind === "waste" ? i * cw * 0.24 : 0, 0, i + 2));
   });
-  const total = pile.down + pile.cards.length;
   if (total > 1 || pile.kind === "stock") {
     const badge = document.createElement("span");
     badge.className = "count";
     badge.setAttribute("aria-hidden", "true");
-    badge.textContent = String(pile.kind === "stock" ? pile.down : total);
+    badge.textContent = String(total);
     el.append(badge);
   }
   if (pile.kind === "stock" && total === 0) el.classList.add("recycle-mark");

@@ -1,0 +1,105 @@
+"""Browser tests: a real `arena serve` subprocess and Debian's Chromium driven by Playwright.
+
+Without /usr/bin/chromium the tests skip with the reason, except under CI=true where that is a
+failure. E2E_BASE_URL=http://host:port runs them against a server that is already running
+(the server-restart test then skips: it needs a server of its own).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from .server import ArenaServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if Path(str(item.fspath)).parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and {reason}")
+        pytest.skip(reason)
+    return str(CHROMIUM)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def arena(tmp_path_factory, chromium_path):
+    """The server under test (started after the Chromium check, so a skip costs nothing)."""
+    external = os.environ.get("E2E_BASE_URL")
+    if external:
+        yield ArenaServer.existing(external)
+        return
+    server = ArenaServer(tmp_path_factory.mktemp("arena-data"))
+    server.start()
+    yield server
+    server.stop()
+
+
+class ConsoleErrors:
+    """Console errors and uncaught exceptions of a page; a test may allow a known pattern."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
+
+    def allow(self, pattern: str) -> None:
+        self.allowed.append(re.compile(pattern))
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
+
+
+@pytest.fixture
+def console_errors() -> ConsoleErrors:
+    return ConsoleErrors()
+
+
+@pytest.fixture
+def page(browser, arena, console_errors):
+    context = browser.new_context(base_url=arena.url, viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.on("console", lambda msg: msg.type == "error" and console_errors.errors.append(msg.text))
+    page.on("pageerror", lambda exc: console_errors.errors.append(f"uncaught: {exc}"))
+    yield page
+    context.close()
+    assert console_errors.unexpected() == [], "the page logged errors"
+
+
+def save_screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,75 @@
+"""Deals chosen with the engine's full knowledge (the test sees what the player cannot): a
+winning line for a pairing game, a Solitaire Wizard deal that opens a luck pick."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import msgspec
+
+import engine
+from engine.intents import DealIntent, LuckIntent, RecycleIntent
+
+
+def _intent_dict(intent) -> dict[str, Any]:
+    return msgspec.to_builtins(intent)
+
+
+def pairing_win(game: str, variant: dict[str, Any], seed: int, budget: int = 200_000) -> list[dict] | None:
+    """A winning sequence of pair intents, by depth-first search over pile heights (the board of a
+    pairing game is fixed by how many cards each pile still holds), or None."""
+    start = engine.initial_state(game, variant, seed)
+    dead: set[tuple[int, ...]] = set()
+    steps = 0
+
+    def heights(state) -> tuple[int, ...]:
+        return tuple(len(pile.cards) for pile in state.board.piles)
+
+    def search(state) -> list | None:
+        nonlocal steps
+        if state.status == engine.WON:
+            return []
+        key = heights(state)
+        if key in dead or steps > budget:
+            return None
+        steps += 1
+        for intent in engine.legal_moves(state):
+            after, _ = engine.play(intent, state)
+            line = search(after)
+            if line is not None:
+                return [intent, *line]
+        dead.add(key)
+        return None
+
+    line = search(start)
+    return None if line is None else [_intent_dict(intent) for intent in line]
+
+
+@lru_cache
+def winnable_pairing_deal(game: str, mode_key: tuple = ()) -> tuple[int, list[dict]]:
+    variant = dict(mode_key)
+    for seed in range(1, 500):
+        line = pairing_win(game, variant, seed)
+        if line:
+            return seed, line
+    raise LookupError(f"no winnable {game} deal among seeds 1..499")
+
+
+@lru_cache
+def wizard_luck_deal() -> tuple[int, list[dict]]:
+    """A seed where drawing and recycling only (no other move) opens a luck pick, with those moves."""
+    for seed in range(1, 400):
+        state = engine.initial_state("wizard", None, seed)
+        line = []
+        for _ in range(80):
+            legal = engine.legal_moves(state)
+            step = next((i for i in legal if isinstance(i, (DealIntent, RecycleIntent))), None)
+            if step is None:
+                break
+            state, _ = engine.play(step, state)
+            line.append(_intent_dict(step))
+            opened = engine.player_view(state).info.get("luck_open")
+            if opened and any(isinstance(i, LuckIntent) for i in engine.legal_moves(state)):
+                return seed, line
+    raise LookupError("no Solitaire Wizard deal opens a luck pick by drawing alone among seeds 1..399")

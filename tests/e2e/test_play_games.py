@@ -1,0 +1,124 @@
+"""A deal of each of the five games played through the UI against a real `arena serve`."""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+import engine
+
+from .board import Board
+from .conftest import save_screenshot
+from .deals import winnable_pairing_deal, wizard_luck_deal
+
+
+def engine_piles(game: str, variant: dict, seed: int) -> list[dict]:
+    state = engine.initial_state(game, variant, seed)
+    return msgspec.json.decode(msgspec.json.encode(engine.player_view(state)))["piles"]
+
+
+def some_moves(board: Board, count: int) -> int:
+    """Play up to `count` moves chosen from view.legal, never straight back where a group came from."""
+    last = None
+    played = 0
+    for _ in range(count):
+        legal = [i for i in board.legal() if i["type"] not in ("resign", "undo")]
+        moves = [i for i in legal if i["type"] != "move" or (i["dst"], i["src"]) != last]
+        to_foundation = [i for i in moves if i["type"] == "move" and i["dst"].startswith("f")]
+        choice = (to_foundation or [i for i in moves if i["type"] != "deal"] or moves or [None])[0]
+        if choice is None:
+            break
+        board.play(choice)
+        last = (choice["src"], choice["dst"]) if choice["type"] == "move" else None
+        played += 1
+    return played
+
+
+def test_the_wish_is_won_through_the_ui(page):
+    seed, line = winnable_pairing_deal("wish", (("mode", "standard"),))
+    board = Board(page)
+    board.new_game("wish", seed=seed)
+    assert board.view()["piles"] == engine_piles("wish", {"mode": "standard"}, seed), "the page shows the server's deal"
+    board.play_line(line)
+    dialog = board.end_dialog()
+    assert "You won" in dialog.inner_text()
+    assert board.view()["status"] == "won"
+    assert page.locator('.status[data-state="won"]').is_visible()
+    assert re.search(rf"\b{len(line)} moves\b", page.locator(".status").inner_text())
+    save_screenshot(page, "wish")
+
+
+def test_patient_pairs_is_won_through_the_ui(page):
+    seed, line = winnable_pairing_deal("patient-pairs")
+    board = Board(page)
+    board.new_game("patient-pairs", seed=seed)
+    board.play_line(line[:6])
+    save_screenshot(page, "patient-pairs")
+    board.play_line(line[6:])
+    assert "You won" in board.end_dialog().inner_text()
+    assert board.view()["moves"] == len(line)
+
+
+def test_spider_moves_deal_undo_and_resign(page):
+    board = Board(page)
+    board.new_game("spider", seed=7, variant={"suits": "2 suits"})
+    assert board.view()["variant"] == {"suits": 2}
+    assert some_moves(board, 6) == 6
+    save_screenshot(page, "spider")
+    board.play({"type": "deal"})
+    stock = next(p for p in board.view()["piles"] if p["id"] == "stock")
+    assert stock["down"] == 40, "one deal of ten cards left the stock"
+    board.play({"type": "undo"})
+    view = board.view()
+    assert (view["moves"], view["undos"]) == (6, 1)
+    assert next(p for p in view["piles"] if p["id"] == "stock")["down"] == 50
+    board.play({"type": "resign"})
+    assert "resigned" in board.end_dialog().inner_text().lower()
+    assert board.view()["status"] == "abandoned"
+
+
+def test_solitaire_wizard_draws_and_picks_from_the_stock_by_luck(page):
+    seed, draws = wizard_luck_deal()
+    board = Board(page)
+    board.new_game("wizard", seed=seed)
+    for i, step in enumerate(draws):
+        if i % 2 and step["type"] == "deal":  # half of the draws by clicking the stock itself
+            before = board.version()
+            board.pile("stock").click(position={"x": 10, "y": 10})
+            board.wait_ready(before + 1)
+        else:
+            board.play(step)
+    view = board.view()
+    assert view["info"]["luck_open"] is True
+    stock = next(p for p in view["piles"] if p["id"] == "stock")
+    tray = page.locator(".luck-tray .card")
+    assert tray.count() == len(stock["cards"]) > 0, "every stock card is shown to pick from"
+    save_screenshot(page, "wizard")
+    luck = next(i for i in board.legal() if i["type"] == "luck")
+    board.play(luck)
+    after = board.view()
+    assert after["info"]["luck_open"] is False
+    assert page.locator(".luck-tray").count() == 0
+    assert luck["card"] in [c["id"] for p in after["piles"] if p["id"] == luck["dst"] for c in p["cards"]]
+
+
+def test_wading_pool_by_drag_and_drop(page):
+    board = Board(page)
+    seed = next(s for s in range(1, 200) if engine.legal_moves(engine.initial_state("wading-pool", None, s)))
+    board.new_game("wading-pool", seed=seed)
+    for _ in range(3):
+        move = next((i for i in board.legal() if i["type"] == "move"), None)
+        if move is None:
+            break
+        before = board.version()
+        board.source_card(move["src"], move["count"]).drag_to(board.pile(move["dst"]), target_position={"x": 12, "y": 12})
+        board.wait_ready(before + 1)
+        assert board.view()["moves"] == before + 1
+    if board.view()["status"] == "lost":  # a short deal: the lost dialog offers a look at the board
+        dialog = board.end_dialog()
+        assert "No moves left" in dialog.inner_text()
+        dialog.get_by_role("button", name="Look at the board").click()
+    save_screenshot(page, "wading-pool")
+    board.play({"type": "resign"})
+    assert board.end_dialog().get_attribute("data-outcome") == "abandoned"
