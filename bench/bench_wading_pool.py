@@ -3,9 +3,11 @@
 Two workloads, because random play from a deal jams within a few moves (about a third of deals
 are lost before the first move): "deals" plays from real deals, starting a new deal whenever a
 game ends; "open boards" plays long lines on boards with empty piles, where a move always exists.
-Each move is legal_moves + a seeded random choice + engine.play (decide and evolve). The baseline,
-timed in the same process on the same states, is engine.legal_moves alone; the ratio says how much
-a whole move costs over listing the moves. Nothing here asserts anything about time.
+The moves are recorded, then timed: one move is engine.legal_moves + engine.play (decide and
+evolve) of the move a seeded random player chose. The baseline, timed in the same process on the
+same states, is engine.legal_moves alone; move/legal says how much a whole move costs over listing
+the moves. Timing is best-per-chunk over repeated passes (bench.bench_engine.per_second).
+Nothing here asserts anything about time.
 
     python -m bench wading_pool [--quick]      or      python -m bench.bench_wading_pool [--quick]
 """
@@ -15,33 +17,30 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 
 import engine
+from bench.bench_engine import per_second, random_player_move
 from engine.cards import standard_deck
 from engine.games.wading_pool import RULES, WadingPoolVariant, board_of
 
 GAME = "wading-pool"
+Step = tuple[engine.GameState, engine.AnyIntent]
 
 
-def deal_play(rng: random.Random, moves: int) -> tuple[list[engine.GameState], float, int, float]:
-    """Random play from deals until `moves` moves: (states moved from, move seconds, deals, deal seconds)."""
-    states: list[engine.GameState] = []
-    move_time = deal_time = 0.0
-    deals = 0
+def deal_steps(rng: random.Random, moves: int) -> tuple[list[Step], list[int]]:
+    """Random play from deals, a new deal whenever a game ends: (the moves, the seeds dealt)."""
+    steps: list[Step] = []
+    seeds: list[int] = []
     state = None
-    while len(states) < moves:
+    while len(steps) < moves:
         if state is None or state.status != engine.IN_PROGRESS:
-            started = time.perf_counter()
-            state = engine.initial_state(GAME, None, rng.getrandbits(64))
-            deal_time += time.perf_counter() - started
-            deals += 1
+            seeds.append(rng.getrandbits(64))
+            state = engine.initial_state(GAME, None, seeds[-1])
             continue
-        states.append(state)
-        started = time.perf_counter()
-        state, _ = engine.play(rng.choice(engine.legal_moves(state)), state)
-        move_time += time.perf_counter() - started
-    return states, move_time, deals, deal_time
+        intent = rng.choice(engine.legal_moves(state))
+        steps.append((state, intent))
+        state, _ = engine.play(intent, state)
+    return steps, seeds
 
 
 def open_board(rng: random.Random, empty: int = 2) -> engine.GameState:
@@ -50,30 +49,29 @@ def open_board(rng: random.Random, empty: int = 2) -> engine.GameState:
     rng.shuffle(cards)
     used = 8 - empty
     rows = [cards[i::used] for i in range(used)] + [[] for _ in range(empty)]
-    board = board_of(rows)
-    return engine.GameState(GAME, WadingPoolVariant(), 0, board, status=RULES.outcome(board, WadingPoolVariant()))
+    board, variant = board_of(rows), WadingPoolVariant()
+    return engine.GameState(GAME, variant, 0, board, status=RULES.outcome(board, variant))
 
 
-def open_play(rng: random.Random, moves: int, line: int = 500) -> tuple[list[engine.GameState], float]:
-    """Random play on open boards, a fresh board every `line` moves: (states moved from, seconds)."""
-    states: list[engine.GameState] = []
-    elapsed = 0.0
+def open_steps(rng: random.Random, moves: int, line: int = 500) -> list[Step]:
+    """Random play on open boards, a fresh board every `line` moves."""
+    steps: list[Step] = []
     state = open_board(rng)
-    while len(states) < moves:
-        if state.status != engine.IN_PROGRESS or len(states) % line == 0:
+    while len(steps) < moves:
+        if state.status != engine.IN_PROGRESS or len(steps) % line == 0:
             state = open_board(rng)
-        states.append(state)
-        started = time.perf_counter()
-        state, _ = engine.play(rng.choice(engine.legal_moves(state)), state)
-        elapsed += time.perf_counter() - started
-    return states, elapsed
+        intent = rng.choice(engine.legal_moves(state))
+        steps.append((state, intent))
+        state, _ = engine.play(intent, state)
+    return steps
 
 
-def legal_moves_time(states: list[engine.GameState]) -> float:
-    started = time.perf_counter()
-    for state in states:
-        engine.legal_moves(state)
-    return time.perf_counter() - started
+def report(name: str, steps: list[Step], budget: float) -> None:
+    moves_rate = per_second(random_player_move, steps, budget)
+    legal_rate = per_second(engine.legal_moves, [state for state, _ in steps], budget)
+    avg_legal = sum(len(engine.legal_moves(state)) for state, _ in steps) / len(steps)
+    ratio = legal_rate / moves_rate
+    print(f"{name:<14}{moves_rate:>12,.0f}{legal_rate:>16,.0f}{ratio:>11.2f}x{avg_legal:>11.1f}")
 
 
 def main(argv: list[str]) -> None:
@@ -81,24 +79,17 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--quick", action="store_true", help="a short run (a few thousand moves)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the bench's random choices")
     args = parser.parse_args(argv)
-    moves = 3_000 if args.quick else 30_000
+    moves, budget = (2_000, 0.3) if args.quick else (20_000, 2.0)
     rng = random.Random(args.seed)
-
-    states, move_s, deals, deal_s = deal_play(rng, moves)
-    base_s = legal_moves_time(states)
-    avg_legal = sum(len(engine.legal_moves(s)) for s in states[:1000]) / min(len(states), 1000)
-    print(f"wading-pool, {moves} random legal moves per workload (seed {args.seed})")
+    print(f"wading-pool, {moves:,} random legal moves per workload (seed {args.seed}), "
+          f"about {budget:g} s per figure")
     print(f"{'workload':<14}{'moves/s':>12}{'legal_moves/s':>16}{'move/legal':>12}{'avg legal':>11}")
-    print(f"{'deals':<14}{moves / move_s:>12,.0f}{moves / base_s:>16,.0f}{move_s / base_s:>11.2f}x"
-          f"{avg_legal:>11.1f}")
-
-    states, open_s = open_play(rng, moves)
-    base_s = legal_moves_time(states)
-    avg_legal = sum(len(engine.legal_moves(s)) for s in states[:1000]) / min(len(states), 1000)
-    print(f"{'open boards':<14}{moves / open_s:>12,.0f}{moves / base_s:>16,.0f}{open_s / base_s:>11.2f}x"
-          f"{avg_legal:>11.1f}")
-    print(f"deals: {deals / deal_s:,.0f} deals/s ({deals} deals, {moves / deals:.2f} moves per deal "
-          "before the game ended)")
+    steps, seeds = deal_steps(rng, moves)
+    report("deals", steps, budget)
+    report("open boards", open_steps(rng, moves), budget)
+    deal_rate = per_second(lambda seed: engine.initial_state(GAME, None, seed), seeds, budget)
+    print(f"deals: {deal_rate:,.0f} deals/s; random play made {moves / len(seeds):.2f} moves per deal "
+          f"before the game ended ({len(seeds):,} deals)")
 
 
 if __name__ == "__main__":
