@@ -16,20 +16,13 @@ import json
 import os
 import random
 import sys
-import threading
-import time
 import uuid
 from typing import Any, TextIO
 
 from .play_api import Api, PlayError, TokenStore, normalize_server, socket_url, token_file
 from .play_commands import HELP, parse_line
 from .play_render import Style, move_text, render_view, result_line
-
-try:
-    from websockets.asyncio.client import connect
-except ImportError:  # websockets < 13 has only the legacy client, with the same calls used here
-    from websockets.client import connect  # type: ignore[no-redef]
-from websockets.exceptions import ConnectionClosed, WebSocketException
+from .play_socket import CONNECT_ERRORS, GameLink
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 ANSWER_TIMEOUT = 15.0  # no answer to a move this long: the socket is treated as dead and reopened
@@ -92,91 +85,24 @@ def _style(args: argparse.Namespace, out: TextIO) -> Style:
     return Style(ascii_only=ascii_only, color=color)
 
 
-def _read_stdin(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:
-    """A daemon thread: input() blocks, and a blocked daemon thread never holds up the exit."""
-    for line in sys.stdin:
-        loop.call_soon_threadsafe(lines.put_nowait, line)
-    loop.call_soon_threadsafe(lines.put_nowait, None)  # end of input: leave like `quit`
-
-
 class PlaySession:
+    """The game as this client shows it, the prompt loop, and moves sent and answered."""
+
     def __init__(self, url: str, game_id: str, args: argparse.Namespace, out: TextIO, style: Style) -> None:
-        self.url, self.game_id, self.args, self.out, self.style = url, game_id, args, out, style
+        self.game_id, self.args, self.out, self.style = game_id, args, out, style
         self.view: dict[str, Any] | None = None
         self.version = -1
         self.elapsed_ms: int | None = None
         self.seed: int | None = None
         self.role = "player"
         self.dirty = True  # the view changed since it was last drawn
-        self.socket = None
-        self.pump: asyncio.Task | None = None
-        self.generation = 0  # which socket a frame or a drop came from
-        self.frames: asyncio.Queue = asyncio.Queue()
-        self.lines: asyncio.Queue = asyncio.Queue()
-        self.frame_task: asyncio.Task | None = None
-        self.line_task: asyncio.Task | None = None
+        self.link = GameLink(url, self.absorb, lambda: self.version, self.say, args.reconnect_seconds)
         self.auto_moves = 0
         self.lost_shown = False
         self.echo = not args.auto and not sys.stdin.isatty()
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
-
-    # -- the socket -------------------------------------------------------------------------------
-
-    async def open(self) -> None:
-        """Open a socket and take its first frame, the snapshot (or the error that forbids it)."""
-        socket = await connect(self.url, open_timeout=5, close_timeout=2)
-        try:
-            first = json.loads(await asyncio.wait_for(socket.recv(), ANSWER_TIMEOUT))
-            self.absorb(first)
-        except BaseException:
-            await socket.close()
-            raise
-        self.generation += 1
-        self.socket = socket
-        self.pump = asyncio.create_task(self.read_frames(socket, self.generation))
-
-    async def read_frames(self, socket, generation: int) -> None:
-        try:
-            async for raw in socket:
-                self.frames.put_nowait(("frame", generation, json.loads(raw)))
-        except ConnectionClosed:
-            pass
-        except ValueError:
-            pass  # not JSON: treat the socket as broken and reopen it
-        self.frames.put_nowait(("dropped", generation, None))
-
-    async def close(self) -> None:
-        if self.pump is not None:
-            self.pump.cancel()
-        if self.socket is not None:
-            await self.socket.close()
-
-    async def reconnect(self) -> None:
-        self.say("Connection lost; reconnecting ...")
-        deadline = time.monotonic() + self.args.reconnect_seconds
-        delay = 0.2
-        while True:
-            try:
-                await self.open()
-                await self.send({"type": "c2s.sync", "version": max(self.version, 0)})
-                self.say(f"Reconnected at version {self.version}.")
-                return
-            except PlayError:
-                raise
-            except (OSError, WebSocketException, asyncio.TimeoutError, ValueError):
-                if time.monotonic() + delay > deadline:
-                    secs = self.args.reconnect_seconds
-                    raise PlayError(f"lost the connection and could not reconnect within {secs:g} s") from None
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
-
-    async def send(self, frame: dict[str, Any]) -> None:
-        try:
-            await self.socket.send(json.dumps(frame))
-        except ConnectionClosed:
-            pass  # the reader sees the drop too; the next frame we wait for reopens the socket
 
     def absorb(self, frame: dict[str, Any]) -> None:
         """Take in what a frame says about the game; fatal errors end the session."""
@@ -192,61 +118,18 @@ class PlaySession:
         elif kind == "s2c.error" and frame.get("code") in FATAL_CODES:
             raise PlayError(f"the server refused the game socket: {frame.get('message')}")
 
-    async def next_frame(self, timeout: float | None = None) -> dict[str, Any] | None:
-        """The next frame of the current socket (reopening it when it drops); None on timeout."""
-        while True:
-            try:
-                kind, generation, frame = await asyncio.wait_for(self.frames.get(), timeout)
-            except asyncio.TimeoutError:
-                return None
-            if generation != self.generation:
-                continue  # from a socket already replaced
-            if kind == "dropped":
-                await self.reconnect()
-                continue
-            self.absorb(frame)
-            return frame
-
-    async def frame(self, timeout: float | None = None) -> dict[str, Any] | None:
-        """next_frame through one long-lived task, shared by the prompt and the move loop, so
-        that giving up on a wait (a line came first, a timeout) never cuts a reconnect short."""
-        if self.frame_task is None:
-            self.frame_task = asyncio.ensure_future(self.next_frame())
-        done, _ = await asyncio.wait({self.frame_task}, timeout=timeout)
-        if not done:
-            return None
-        task, self.frame_task = self.frame_task, None
-        return task.result()
-
-    async def line_or_frame(self) -> tuple[str | None, dict[str, Any] | None]:
-        """Whichever comes first: a line typed (None at end of input) or a frame from the server."""
-        if self.line_task is None:
-            self.line_task = asyncio.ensure_future(self.lines.get())
-        if self.frame_task is None:
-            self.frame_task = asyncio.ensure_future(self.next_frame())
-        await asyncio.wait({self.line_task, self.frame_task}, return_when=asyncio.FIRST_COMPLETED)
-        if self.frame_task.done():
-            return "", await self.frame(0)
-        task, self.line_task = self.line_task, None
-        return task.result(), None
-
-    # -- the game ---------------------------------------------------------------------------------
-
     async def run(self) -> int:
         try:
-            await self.open()
-        except (OSError, WebSocketException, asyncio.TimeoutError, ValueError) as exc:
-            raise PlayError(f"cannot open the game socket {self.url.split('?')[0]}: {exc}") from None
+            await self.link.open()
+        except CONNECT_ERRORS as exc:
+            where = self.link.url.split("?")[0]  # never print the token
+            raise PlayError(f"cannot open the game socket {where}: {exc}") from None
         if not self.args.auto:
-            loop = asyncio.get_running_loop()
-            threading.Thread(target=_read_stdin, args=(loop, self.lines), daemon=True).start()
+            self.link.read_stdin()
         try:
             return await self.play()
         finally:
-            for task in (self.frame_task, self.line_task):
-                if task is not None:
-                    task.cancel()
-            await self.close()
+            await self.link.close()
 
     def draw(self) -> bool:
         if not self.dirty or self.view is None:
@@ -285,9 +168,9 @@ class PlaySession:
                 self.say(f"> {move_text(move, self.view, self.style)}")
                 await asyncio.sleep(self.args.delay)
             else:
-                if self.role == "player" and (drew or self.line_task is None):
+                if self.role == "player" and (drew or not self.link.waiting_for_line):
                     print("move number or command (help)> ", end="", file=self.out, flush=True)
-                line, frame = await self.line_or_frame()
+                line, frame = await self.link.line_or_frame()
                 if frame is not None:
                     continue  # an update from elsewhere (another tab, a spectator's view): drawn next
                 if line is None:
@@ -324,30 +207,30 @@ class PlaySession:
     async def submit(self, move: dict[str, Any]) -> None:
         """Send one move and wait for its answer, then for the update that shows it."""
         frame = {"type": "c2s.move", "move_id": uuid.uuid4().hex[:16], "version": self.version, "move": move}
-        await self.send(frame)
-        sent_on = self.generation
+        await self.link.send(frame)
+        sent_on = self.link.generation
         accepted_version = None
         while accepted_version is None or self.version < accepted_version:
-            answer = await self.frame(ANSWER_TIMEOUT)
+            answer = await self.link.frame(ANSWER_TIMEOUT)
             if answer is None:
                 self.say("No answer from the server; reopening the socket.")
-                await self.socket.close()
+                await self.link.drop()
                 continue
-            if self.generation != sent_on:  # a new socket: ask again, the move_id makes it safe
-                await self.send(frame)
-                sent_on = self.generation
+            if self.link.generation != sent_on:  # a new socket: ask again, the move_id makes it safe
+                await self.link.send(frame)
+                sent_on = self.link.generation
             if answer.get("move_id") == frame["move_id"]:
                 if answer["type"] == "s2c.accepted":
                     accepted_version = answer["version"]
                 elif answer["type"] == "s2c.rejected":
                     self.say(f"  Rejected ({answer['code']}): {answer['message']}")
                     if answer["code"] == "stale_version":
-                        await self.send({"type": "c2s.sync", "version": self.version})
+                        await self.link.send({"type": "c2s.sync", "version": self.version})
                     return
             elif answer["type"] == "s2c.error":
                 if answer.get("code") == "rate_limited":
                     await asyncio.sleep(1.0)  # the frame was dropped: send it again once the bucket refills
-                    await self.send(frame)
+                    await self.link.send(frame)
                     continue
                 self.say(f"  Server error ({answer.get('code')}): {answer.get('message')}")
                 return

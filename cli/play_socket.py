@@ -1,0 +1,159 @@
+"""The socket side of `arena play`: one game socket that reopens itself, and the stdin lines.
+
+Frames from the socket and lines from stdin each arrive on their own queue; the session waits for
+whichever comes first. A dropped socket is reopened with backoff, its first frame (the snapshot)
+taken in, and c2s.sync sent with the version the client had, as the protocol asks after a gap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+import time
+from typing import Any, Callable
+
+from websockets.exceptions import ConnectionClosed, WebSocketException
+
+from .play_api import PlayError
+
+try:
+    from websockets.asyncio.client import connect
+except ImportError:  # websockets < 13 has only the legacy client, with the same calls used here
+    from websockets.client import connect  # type: ignore[no-redef]
+
+FIRST_FRAME_TIMEOUT = 15.0
+# What a failed (re)connection raises; anything else is a bug and should show as one.
+CONNECT_ERRORS = (OSError, WebSocketException, asyncio.TimeoutError, ValueError)
+
+Frame = dict[str, Any]
+
+
+def _read_stdin(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:
+    """A daemon thread: reading stdin blocks, and a blocked daemon thread never holds up the exit."""
+    for line in sys.stdin:
+        loop.call_soon_threadsafe(lines.put_nowait, line)
+    loop.call_soon_threadsafe(lines.put_nowait, None)  # end of input: leave like `quit`
+
+
+class GameLink:
+    """`absorb(frame)` sees every frame first (it may raise PlayError to end the session);
+    `version()` is the version the client shows, sent in c2s.sync after a reconnect."""
+
+    def __init__(
+        self,
+        url: str,
+        absorb: Callable[[Frame], None],
+        version: Callable[[], int],
+        say: Callable[[str], None],
+        reconnect_seconds: float,
+    ) -> None:
+        self.url, self.absorb, self.version, self.say = url, absorb, version, say
+        self.reconnect_seconds = reconnect_seconds
+        self.socket = None
+        self.pump: asyncio.Task | None = None
+        self.generation = 0  # which socket a frame or a drop came from; a new one asks moves again
+        self.frames: asyncio.Queue = asyncio.Queue()
+        self.lines: asyncio.Queue = asyncio.Queue()
+        self.frame_task: asyncio.Task | None = None
+        self.line_task: asyncio.Task | None = None
+
+    def read_stdin(self) -> None:
+        loop = asyncio.get_running_loop()
+        threading.Thread(target=_read_stdin, args=(loop, self.lines), daemon=True).start()
+
+    async def open(self) -> None:
+        """Open a socket and take in its first frame: the snapshot, or the error that forbids it."""
+        socket = await connect(self.url, open_timeout=5, close_timeout=2)
+        try:
+            self.absorb(json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT)))
+        except BaseException:
+            await socket.close()
+            raise
+        self.generation += 1
+        self.socket = socket
+        self.pump = asyncio.create_task(self._read_frames(socket, self.generation))
+
+    async def _read_frames(self, socket, generation: int) -> None:
+        try:
+            async for raw in socket:
+                self.frames.put_nowait(("frame", generation, json.loads(raw)))
+        except (ConnectionClosed, ValueError):  # closed, or not JSON: either way reopen it
+            pass
+        self.frames.put_nowait(("dropped", generation, None))
+
+    async def drop(self) -> None:
+        """Close the socket on purpose (it stopped answering); the reader then reopens it."""
+        if self.socket is not None:
+            await self.socket.close()
+
+    async def close(self) -> None:
+        for task in (self.frame_task, self.line_task, self.pump):
+            if task is not None:
+                task.cancel()
+        await self.drop()
+
+    async def reconnect(self) -> None:
+        self.say("Connection lost; reconnecting ...")
+        had = max(self.version(), 0)
+        deadline = time.monotonic() + self.reconnect_seconds
+        delay = 0.2
+        while True:
+            try:
+                await self.open()
+                break
+            except CONNECT_ERRORS:
+                if time.monotonic() + delay > deadline:
+                    raise PlayError(
+                        f"lost the connection and could not reconnect within {self.reconnect_seconds:g} s"
+                    ) from None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+        await self.send({"type": "c2s.sync", "version": had})
+        self.say(f"Reconnected at version {self.version()}.")
+
+    async def send(self, frame: Frame) -> None:
+        try:
+            await self.socket.send(json.dumps(frame))
+        except ConnectionClosed:
+            pass  # the reader sees the drop too; the next frame waited for reopens the socket
+
+    async def _next_frame(self) -> Frame:
+        """The next frame of the current socket, reopening it as often as it drops."""
+        while True:
+            kind, generation, frame = await self.frames.get()
+            if generation != self.generation:
+                continue  # from a socket already replaced
+            if kind == "dropped":
+                await self.reconnect()
+                continue
+            self.absorb(frame)
+            return frame
+
+    async def frame(self, timeout: float | None = None) -> Frame | None:
+        """The next frame, or None after `timeout`. One long-lived task serves both this and
+        line_or_frame, so giving up on a wait never cuts a reconnect short or loses a frame."""
+        if self.frame_task is None:
+            self.frame_task = asyncio.ensure_future(self._next_frame())
+        done, _ = await asyncio.wait({self.frame_task}, timeout=timeout)
+        if not done:
+            return None
+        task, self.frame_task = self.frame_task, None
+        return task.result()
+
+    async def line_or_frame(self) -> tuple[str | None, Frame | None]:
+        """Whichever comes first: a typed line (None at the end of input) or a server frame."""
+        if self.line_task is None:
+            self.line_task = asyncio.ensure_future(self.lines.get())
+        if self.frame_task is None:
+            self.frame_task = asyncio.ensure_future(self._next_frame())
+        await asyncio.wait({self.line_task, self.frame_task}, return_when=asyncio.FIRST_COMPLETED)
+        if self.frame_task.done():
+            return "", await self.frame(0)
+        task, self.line_task = self.line_task, None
+        return task.result(), None
+
+    @property
+    def waiting_for_line(self) -> bool:
+        return self.line_task is not None
