@@ -24,6 +24,7 @@ export function pileLabel(pile, number) {
   const parts = [name];
   const total = pile.down + pile.cards.length;
   if (total === 0) return `${name}, empty`;
+  if (pile.kind === "stock") return `${name}, ${plural(total, "card")}${pile.cards.length ? ", shown for a pick" : ""}`;
   if (pile.down) parts.push(plural(pile.down, "face-down card"));
   if (pile.cards.length) {
     const top = pile.cards[pile.cards.length - 1];
