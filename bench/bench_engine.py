@@ -70,32 +70,39 @@ def play_games(
     return recorded
 
 
-def per_second(action, items: list, budget: float, chunks: int = 20) -> float:
-    """Items per second of `action` over `items`, passing over them as often as `budget` allows.
+def per_second(items: list, budget: float, *actions, chunks: int = 20) -> list[float]:
+    """Items per second of each action over the same `items`, interleaved, within about `budget` s.
 
-    The items are cut into fixed chunks and each chunk keeps its fastest pass; the rate is all
-    items over the sum of those times. On a shared machine a slow pass measures the neighbours,
-    and taking the best per chunk (not the best chunk) keeps every item in the figure.
+    The items are cut into fixed chunks; each round times every action on each chunk in turn (the
+    order alternating between rounds), and each (action, chunk) keeps its fastest time. A rate is
+    all items over the sum of an action's best chunk times. On a shared machine a slow pass
+    measures the neighbours; interleaving gives the figures compared in a ratio the same chances.
     """
     if not items:
-        return float("nan")
+        return [float("nan")] * len(actions)
     size = -(-len(items) // min(chunks, len(items)))
     parts = [items[i : i + size] for i in range(0, len(items), size)]
-    best = [float("inf")] * len(parts)
+    best = [[float("inf")] * len(parts) for _ in actions]
     gc.collect()
     gc.disable()  # as timeit does: a collection would land on whichever figure triggers it
     try:
-        started = time.perf_counter()
-        while True:
+        started, rounds = time.perf_counter(), 0
+        while rounds < 2 or time.perf_counter() - started < budget:
+            order = list(enumerate(actions))
             for index, part in enumerate(parts):
-                part_started = time.perf_counter()
-                for item in part:
-                    action(item)
-                best[index] = min(best[index], time.perf_counter() - part_started)
-            if time.perf_counter() - started >= budget:
-                return len(items) / sum(best)
+                for which, action in order if rounds % 2 == 0 else order[::-1]:
+                    part_started = time.perf_counter()
+                    for item in part:
+                        action(item)
+                    best[which][index] = min(best[which][index], time.perf_counter() - part_started)
+            rounds += 1
     finally:
         gc.enable()
+    return [len(items) / sum(times) for times in best]
+
+
+def legal_moves_of_step(step: tuple[engine.GameState, engine.AnyIntent]) -> None:
+    engine.legal_moves(step[0])
 
 
 def random_player_move(step: tuple[engine.GameState, engine.AnyIntent]) -> None:
@@ -117,17 +124,17 @@ def check_replays(game: str, variant: dict[str, Any], games: list[Recorded]) -> 
 
 
 def bench_case(game: str, variant: dict[str, Any], rng: random.Random, budget: float, max_moves: int) -> dict:
-    # Record about a quarter budget of play, so each figure below gets several passes over it.
-    games = play_games(rng, game, variant, budget / 4, max_moves)
+    # Record about a fifth of the budget of play, so the figures below get several passes over it.
+    games = play_games(rng, game, variant, budget / 5, max_moves)
     steps = [step for rec in games for step in rec.steps]
-    states = [state for state, _ in steps]
     events = sum(len(rec.events) for rec in games)
-    moves_rate = per_second(random_player_move, steps, budget)
-    legal_rate = per_second(engine.legal_moves, states, budget)
-    deal_rate = per_second(lambda rec: engine.initial_state(game, variant, rec.seed), games, budget)
-    replay_rate = per_second(lambda rec: engine.replay(game, variant, rec.seed, rec.events), games, budget)
-    fold_rate = per_second(
-        lambda rec: engine.fold(engine.initial_state(game, variant, rec.seed), rec.events), games, budget
+    moves_rate, legal_rate = per_second(steps, 2 * budget, random_player_move, legal_moves_of_step)
+    deal_rate, replay_rate, fold_rate = per_second(
+        games,
+        3 * budget,
+        lambda rec: engine.initial_state(game, variant, rec.seed),
+        lambda rec: engine.replay(game, variant, rec.seed, rec.events),
+        lambda rec: engine.fold(engine.initial_state(game, variant, rec.seed), rec.events),
     )
     per_game = events / len(games)
     return {

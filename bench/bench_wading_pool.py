@@ -6,7 +6,7 @@ game ends; "open boards" plays long lines on boards with empty piles, where a mo
 The moves are recorded, then timed: one move is engine.legal_moves + engine.play (decide and
 evolve) of the move a seeded random player chose. The baseline, timed in the same process on the
 same states, is engine.legal_moves alone; move/legal says how much a whole move costs over listing
-the moves. Timing is best-per-chunk over repeated passes (bench.bench_engine.per_second).
+the moves. Timing is best-per-chunk over interleaved passes (bench.bench_engine.per_second).
 Nothing here asserts anything about time.
 
     python -m bench wading_pool [--quick]      or      python -m bench.bench_wading_pool [--quick]
@@ -19,7 +19,7 @@ import random
 import sys
 
 import engine
-from bench.bench_engine import per_second, random_player_move
+from bench.bench_engine import legal_moves_of_step, per_second, random_player_move
 from engine.cards import standard_deck
 from engine.games.wading_pool import RULES, WadingPoolVariant, board_of
 
@@ -67,8 +67,7 @@ def open_steps(rng: random.Random, moves: int, line: int = 500) -> list[Step]:
 
 
 def report(name: str, steps: list[Step], budget: float) -> None:
-    moves_rate = per_second(random_player_move, steps, budget)
-    legal_rate = per_second(engine.legal_moves, [state for state, _ in steps], budget)
+    moves_rate, legal_rate = per_second(steps, 2 * budget, random_player_move, legal_moves_of_step)
     avg_legal = sum(len(engine.legal_moves(state)) for state, _ in steps) / len(steps)
     ratio = legal_rate / moves_rate
     print(f"{name:<14}{moves_rate:>12,.0f}{legal_rate:>16,.0f}{ratio:>11.2f}x{avg_legal:>11.1f}")
@@ -87,7 +86,7 @@ def main(argv: list[str]) -> None:
     steps, seeds = deal_steps(rng, moves)
     report("deals", steps, budget)
     report("open boards", open_steps(rng, moves), budget)
-    deal_rate = per_second(lambda seed: engine.initial_state(GAME, None, seed), seeds, budget)
+    (deal_rate,) = per_second(seeds, budget, lambda seed: engine.initial_state(GAME, None, seed))
     print(f"deals: {deal_rate:,.0f} deals/s; random play made {moves / len(seeds):.2f} moves per deal "
           f"before the game ended ({len(seeds):,} deals)")
 
