@@ -8,6 +8,8 @@ append-only file flushed), so no acknowledged move is lost.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 from pathlib import Path
 
@@ -45,23 +47,33 @@ def run(args: argparse.Namespace) -> int:
             ws_ping_interval=20.0,
             lifespan="on",
         )
-        server = uvicorn.Server(config)
-        _announce_when_started(server, settings.redis_url if embedded is None else f"embedded {embedded.url}")
-        server.run()  # installs SIGINT/SIGTERM handlers: a clean stop of the app and its lifespan
+        server = _arena_server(config, settings.redis_url if embedded is None else f"embedded {embedded.url}")
+        server.run()  # SIGINT/SIGTERM: a clean stop of the app and its lifespan, then back here
         return 0 if server.started else 1
     finally:
         if embedded is not None:
             embedded.stop()
 
 
-def _announce_when_started(server, redis_text: str) -> None:
-    """Print the URL once uvicorn listens (the real port, when --port 0 asked for any free one)."""
-    original = server.startup
+def _arena_server(config, redis_text: str):
+    import uvicorn
 
-    async def startup(sockets=None):
-        await original(sockets=sockets)
-        if server.started:
-            host, port = server.servers[0].sockets[0].getsockname()[:2]
-            print(f"Patience Arena serving at http://{host}:{port}/  (redis: {redis_text})", flush=True)
+    class ArenaServer(uvicorn.Server):
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:  # print the real port, when --port 0 asked for any free one
+                host, port = self.servers[0].sockets[0].getsockname()[:2]
+                print(f"Patience Arena serving at http://{host}:{port}/  (redis: {redis_text})", flush=True)
 
-    server.startup = startup
+        @contextlib.contextmanager
+        def capture_signals(self):
+            # As uvicorn's, minus re-raising the signal at the end: Redis still has to stop after us.
+            signals = (signal.SIGINT, signal.SIGTERM)
+            previous = {sig: signal.signal(sig, self.handle_exit) for sig in signals}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
+    return ArenaServer(config)

@@ -294,7 +294,7 @@ class GameService:
     # Summaries --------------------------------------------------------------------------------
 
     async def summary(self, game_id: str) -> GameSummary | None:
-        live = await self.load(game_id)
+        live = await self.refresh(game_id)  # fresh: another process may have moved since
         return None if live is None else self._summary(live)
 
     def _summary(self, live: LiveGame) -> GameSummary:

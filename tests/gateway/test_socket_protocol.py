@@ -1,0 +1,156 @@
+"""The socket's contract: identity, retries, stale versions, resync, spectators, bad frames, floods."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from tests.gateway.conftest import ServerThread, gateway_settings
+
+pytestmark = pytest.mark.integration
+
+
+def open_game(client, game="wish", variant=None, seed=9):
+    created = client.create(game, variant or {"mode": "standard"}, seed)
+    sock = client.open(created["id"])
+    snapshot = sock.recv()
+    assert snapshot["type"] == "s2c.snapshot"
+    return created["id"], sock, snapshot
+
+
+def test_no_token_gets_an_error_and_a_close(gateway, alice):
+    game_id, sock, _ = open_game(alice)
+    url = gateway.url.replace("http://", "ws://")
+    with connect(f"{url}/ws/games/{game_id}?token=nope") as conn:
+        assert json.loads(conn.recv(timeout=5))["code"] == "unauthorized"
+        with pytest.raises(ConnectionClosed) as closed:
+            conn.recv(timeout=5)
+        assert closed.value.rcvd.code == 4401
+    sock.close()
+
+
+def test_unknown_game_gets_an_error(alice):
+    sock = alice.open("0000000000000000")
+    assert sock.recv()["code"] == "no_such_game"
+
+
+def test_stranger_watches_but_cannot_move(alice, bob):
+    game_id, sock, snapshot = open_game(alice)
+    watcher = bob.open(game_id)
+    seen = watcher.recv()
+    assert seen["role"] == "spectator" and seen["view"] == snapshot["view"]
+    answer = watcher.move(0, snapshot["view"]["legal"][0])
+    assert answer["type"] == "s2c.rejected" and answer["code"] == "not_your_game"
+    assert alice.summary(game_id)["version"] == 0
+    # The spectator sees the player's moves as they happen, the same view the player gets.
+    assert sock.move(0, snapshot["view"]["legal"][0])["type"] == "s2c.accepted"
+    mine = sock.recv_until("s2c.update")
+    theirs = watcher.recv_until("s2c.update")
+    assert theirs["version"] == mine["version"] == 1 and theirs["view"] == mine["view"]
+    sock.close()
+    watcher.close()
+
+
+def test_retried_move_id_gets_the_first_answer_and_moves_once(alice):
+    game_id, sock, snapshot = open_game(alice)
+    move = snapshot["view"]["legal"][0]
+    first = sock.move(0, move, move_id="same")
+    again = sock.move(0, move, move_id="same")
+    assert first == again == {"type": "s2c.accepted", "move_id": "same", "version": 1}
+    assert alice.summary(game_id)["version"] == 1
+    # Also after a reconnect (a lost connection is the usual reason for a retry).
+    sock.close()
+    sock = alice.open(game_id)
+    assert sock.recv()["version"] == 1
+    assert sock.move(0, move, move_id="same")["version"] == 1
+    assert alice.summary(game_id)["version"] == 1
+    sock.close()
+
+
+def test_stale_version_is_rejected_with_the_current_one(alice):
+    game_id, sock, snapshot = open_game(alice)
+    legal = snapshot["view"]["legal"]
+    assert sock.move(0, legal[0])["type"] == "s2c.accepted"
+    stale = sock.move(0, legal[-1])
+    assert stale["type"] == "s2c.rejected" and stale["code"] == "stale_version" and stale["version"] == 1
+    assert alice.summary(game_id)["version"] == 1
+    sock.close()
+
+
+def test_illegal_move_is_rejected_with_the_engine_reason(alice):
+    game_id, sock, _ = open_game(alice)
+    answer = sock.move(0, {"type": "pair", "a": 0, "b": 0})
+    assert answer["type"] == "s2c.rejected" and answer["code"] == "illegal_move" and answer["message"]
+    assert alice.summary(game_id)["version"] == 0
+    sock.close()
+
+
+def test_reconnect_and_sync_bring_the_missed_moves(alice, bob):
+    game_id, sock, snapshot = open_game(alice)
+    watcher = bob.open(game_id)
+    assert watcher.recv()["version"] == 0
+    watcher.close()  # the spectator drops; the player moves on
+    version, view = 0, snapshot["view"]
+    for _ in range(3):
+        assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
+        update = sock.recv_until("s2c.update")
+        version, view = update["version"], update["view"]
+    watcher = bob.open(game_id)
+    back = watcher.recv()
+    assert back["type"] == "s2c.snapshot" and back["version"] == 3 and back["view"] == view
+    watcher.send({"type": "c2s.sync", "version": 1})
+    assert watcher.recv()["version"] == 3
+    sock.send({"type": "c2s.ping"})
+    assert sock.recv() == {"type": "s2c.pong"}
+    sock.close()
+    watcher.close()
+
+
+@pytest.mark.parametrize(
+    "frame, code",
+    [
+        ("not json", "bad_json"),
+        (b"\xff\xfe", "bad_json"),
+        ('{"type": "c2s.dance"}', "bad_frame"),
+        ('{"type": "c2s.move", "move_id": "x", "version": 0}', "bad_frame"),
+        ('{"type": "c2s.move", "move_id": "x", "version": -1, "move": {"type": "deal"}}', "bad_frame"),
+        ('{"type": "c2s.move", "move_id": "", "version": 0, "move": {"type": "deal"}}', "bad_frame"),
+        ('{"type": "c2s.move", "move_id": "x", "version": 0, "move": {"type": "fly"}}', "bad_frame"),
+        ('{"type": "c2s.ping", "extra": 1}', "bad_frame"),
+        ("[]", "bad_frame"),
+        ('{"type": "c2s.ping", "pad": "' + "x" * 5000 + '"}', "frame_too_big"),
+    ],
+)
+def test_bad_frames_get_an_error_and_change_nothing(alice, frame, code):
+    game_id, sock, _ = open_game(alice)
+    sock.send(frame)
+    error = sock.recv()
+    assert error["type"] == "s2c.error" and error["code"] == code, error
+    assert alice.summary(game_id)["version"] == 0
+    sock.send({"type": "c2s.ping"})  # the connection is still fine
+    assert sock.recv()["type"] == "s2c.pong"
+    sock.close()
+
+
+def test_flood_is_limited_per_socket(redis_url, tmp_path, http, audit):
+    from tests.gateway.client import Client
+
+    server = ServerThread(gateway_settings(redis_url, tmp_path, rate_per_second=5.0, rate_burst=10)).start()
+    try:
+        # Guest and game come over the session gateway: the same secret and Redis serve both.
+        player = Client.guest(server.url, http, audit)
+        created = player.create("wish", None, 1)
+        sock = player.open(created["id"])
+        sock.recv()
+        for _ in range(40):
+            sock.send({"type": "c2s.ping"})
+        frames = [sock.recv() for _ in range(11)]
+        kinds = [frame["type"] for frame in frames]
+        assert kinds.count("s2c.pong") == 10 and kinds.count("s2c.error") == 1
+        assert next(f for f in frames if f["type"] == "s2c.error")["code"] == "rate_limited"
+        sock.close()
+    finally:
+        server.stop()
