@@ -27,6 +27,7 @@ from .play_socket import CONNECT_ERRORS, GameLink
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 ANSWER_TIMEOUT = 15.0  # no answer to a move this long: the socket is treated as dead and reopened
 FATAL_CODES = ("unauthorized", "no_such_game")  # the socket will not work by reopening it
+AUTO_REFUSALS = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,6 +99,7 @@ class PlaySession:
         self.dirty = True  # the view changed since it was last drawn
         self.link = GameLink(url, self.absorb, lambda: self.version, self.say, args.reconnect_seconds)
         self.auto_moves = 0
+        self.auto_refusals = 0
         self.lost_shown = False
         self.echo = not args.auto and not sys.stdin.isatty()
 
@@ -164,6 +166,8 @@ class PlaySession:
             if self.finished():
                 return 0
             if self.args.auto:
+                if self.role != "player":
+                    raise PlayError("--auto plays only your own games; this one you can only watch")
                 move = self.auto_move()
                 self.say(f"> {move_text(move, self.view, self.style)}")
                 await asyncio.sleep(self.args.delay)
@@ -194,7 +198,11 @@ class PlaySession:
                     self.say("  You are watching this game; only its player can move.")
                     continue
                 move = command.move
-            await self.submit(move)
+            accepted = await self.submit(move)
+            # --auto only sends listed moves; a run of refusals means another client moves this game.
+            self.auto_refusals = 0 if accepted else self.auto_refusals + 1
+            if self.args.auto and self.auto_refusals > AUTO_REFUSALS:
+                raise PlayError(f"the server refused {AUTO_REFUSALS} moves in a row from --auto; giving up")
 
     def auto_move(self) -> dict[str, Any]:
         legal = self.view["legal"]
@@ -204,8 +212,9 @@ class PlaySession:
         self.auto_moves += 1
         return random.choice(legal)
 
-    async def submit(self, move: dict[str, Any]) -> None:
-        """Send one move and wait for its answer, then for the update that shows it."""
+    async def submit(self, move: dict[str, Any]) -> bool:
+        """Send one move and wait for its answer, then for the update that shows it; True when
+        the server accepted it."""
         frame = {"type": "c2s.move", "move_id": uuid.uuid4().hex[:16], "version": self.version, "move": move}
         await self.link.send(frame)
         sent_on = self.link.generation
@@ -226,11 +235,12 @@ class PlaySession:
                     self.say(f"  Rejected ({answer['code']}): {answer['message']}")
                     if answer["code"] == "stale_version":
                         await self.link.send({"type": "c2s.sync", "version": self.version})
-                    return
+                    return False
             elif answer["type"] == "s2c.error":
                 if answer.get("code") == "rate_limited":
                     await asyncio.sleep(1.0)  # the frame was dropped: send it again once the bucket refills
                     await self.link.send(frame)
                     continue
                 self.say(f"  Server error ({answer.get('code')}): {answer.get('message')}")
-                return
+                return False
+        return True

@@ -199,3 +199,27 @@ def test_reconnects_after_the_server_restarts(tmp_path, token_file):
         assert game_summary(serve.url, token_file, game_id)["version"] == 2
     finally:
         serve.stop()
+
+
+def test_a_watcher_sees_the_players_moves_as_they_happen(server, token_file, tmp_path):
+    player = LiveClient(server.url, token_file, "--game", "patient-pairs", "--seed", "5")
+    watcher = None
+    try:
+        player.wait_for("version 0")
+        game_id = GAME_ID.search(player.text).group(1)
+        watcher = LiveClient(server.url, tmp_path / "watcher-token", "--resume", game_id)
+        at = watcher.wait_for("[watching: not your game]")
+        player.send("1")
+        at = watcher.wait_for("version 1", at)  # pushed while the watcher sits waiting for a line
+        watcher.send("1")
+        watcher.wait_for("only its player can move", at)
+        done = play(server.url, tmp_path / "watcher-token", "--resume", game_id, "--auto", timeout=30)
+        assert done.returncode == 1 and "only your own games" in done.stderr
+        for client in (player, watcher):
+            client.send("quit")
+            assert client.proc.wait(30) == 0
+    finally:
+        for client in (player, watcher):
+            if client is not None and client.proc.poll() is None:
+                client.proc.kill()
+    assert game_summary(server.url, token_file, game_id)["version"] == 1
