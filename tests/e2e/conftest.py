@@ -29,12 +29,6 @@ REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if Path(str(item.fspath)).parent == Path(__file__).parent:
-            item.add_marker(pytest.mark.browser)
-
-
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     if not CHROMIUM.exists():

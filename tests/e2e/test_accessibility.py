@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .board import Board
 from .deals import winnable_pairing_deal, wizard_luck_deal
 
 CARD_NAME = re.compile(r"^(Wizard|Ace|[2-9]|10|Jack|Queen|King) of [a-z]+$")
+
+pytestmark = pytest.mark.browser
 
 
 def test_cards_and_piles_have_labels(page):

@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 
 import msgspec
+import pytest
 
 import engine
 
 from .board import Board
 from .conftest import save_screenshot
 from .deals import winnable_pairing_deal, wizard_luck_deal
+
+pytestmark = pytest.mark.browser
 
 
 def engine_piles(game: str, variant: dict, seed: int) -> list[dict]:

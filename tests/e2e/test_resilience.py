@@ -12,6 +12,8 @@ WISH = ("wish", (("mode", "standard"),))
 # What Chromium logs while the server is down: failed socket handshakes, nothing of ours.
 SOCKET_DOWN = r"WebSocket connection to .* failed"
 
+pytestmark = pytest.mark.browser
+
 
 def test_reload_mid_game_continues_where_it_was(page):
     seed, line = winnable_pairing_deal(*WISH)
