@@ -70,8 +70,9 @@ def fits_foundation(card: Card, slot: Pile) -> bool:
 
 
 def is_run(cards: tuple[Card, ...]) -> bool:
-    """Cards (bottom to top) built down by one in a different suit each step, no Wizard among them."""
-    if any(card.rank == WIZARD for card in cards):
+    """Cards (bottom to top) that move together: one card, or a run built down by one in a
+    different suit each step with no Wizard in it (a Wizard on an Ace would be "one lower")."""
+    if len(cards) > 1 and any(card.rank == WIZARD for card in cards):
         return False
     return all(
         upper.rank == lower.rank - 1 and upper.suit != lower.suit for lower, upper in zip(cards, cards[1:])
@@ -83,6 +84,38 @@ def can_play_somewhere(card: Card, board: WizardBoard) -> bool:
     return any(fits_foundation(card, slot) for slot in board.foundations) or any(
         fits_tableau(card, pile) for pile in board.tableau
     )
+
+
+def playable_cards(board: WizardBoard):
+    """A fast test equal to `can_play_somewhere(card, board)`, for checking many cards at once:
+    the foundations want their next cards (and any Wizard while a slot is empty), each tableau top
+    wants one lower in another suit, and an empty pile wants a King."""
+    wanted = set()
+    empty_slot = False
+    for slot in board.foundations:
+        top = slot.top
+        if top is None:
+            empty_slot = True
+        elif top.rank < KING:
+            wanted.add((top.rank + 1, top.suit))
+    below: dict[int, set[str]] = {}  # rank wanted on the tableau -> suits of the tops wanting it
+    empty_pile = False
+    for pile in board.tableau:
+        top = pile.top
+        if top is None:
+            empty_pile = True
+        elif top.rank > 1:
+            below.setdefault(top.rank - 1, set()).add(top.suit)
+
+    def playable(card: Card) -> bool:
+        if card.rank == WIZARD:
+            return empty_slot
+        if (card.rank, card.suit) in wanted or (card.rank == KING and empty_pile):
+            return True
+        suits = below.get(card.rank)
+        return bool(suits) and (len(suits) > 1 or card.suit not in suits)
+
+    return playable
 
 
 def destinations(card: Card, board: WizardBoard) -> Iterator[str]:
@@ -99,16 +132,16 @@ def plays(board: WizardBoard) -> Iterator[AnyIntent]:
     """Every play now: card moves, luck picks and a cast (not draws and recycles), in a fixed order."""
     for s, pile in enumerate(board.tableau):
         face_up = pile.face_up
-        for count in range(1, len(face_up) + 1):
-            run = face_up[-count:]
-            if not is_run(run):
-                break  # a longer run contains this broken one
-            head = run[0]
-            if count == 1:
-                for dst in destinations(head, board):
-                    if dst != TABLEAU_NAMES[s]:
-                        yield MoveIntent(TABLEAU_NAMES[s], dst, 1)
-                continue
+        if not face_up:
+            continue
+        for dst in destinations(face_up[-1], board):
+            if dst != TABLEAU_NAMES[s]:
+                yield MoveIntent(TABLEAU_NAMES[s], dst, 1)
+        # Longer runs: grow the run down the face-up cards while each step is one higher, other suit.
+        count = 1
+        while count < len(face_up) and is_run(face_up[-count - 1 : len(face_up) - count + 1]):
+            count += 1
+            head = face_up[-count]
             for d, target in enumerate(board.tableau):
                 if d != s and fits_tableau(head, target):
                     yield MoveIntent(TABLEAU_NAMES[s], TABLEAU_NAMES[d], count)

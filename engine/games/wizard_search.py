@@ -18,20 +18,28 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..cards import Card
-from .wizard_moves import CAST_SUITS, LUCK_SUIT, WizardBoard, can_play_somewhere
+from .wizard_moves import CAST_SUITS, LUCK_SUIT, WizardBoard, playable_cards
 
 
 def play_reachable(board: WizardBoard, redeals: int | None) -> bool:
     """True when draws, recycles and casts can lead to a play (a card move or a useful luck pick)."""
+    args = search_args(board, redeals)
+    return args is not None and _search(*args)
+
+
+def search_args(board: WizardBoard, redeals: int | None) -> tuple | None:
+    """The search's hashable inputs for this board, or None when no stock or waste card could ever
+    play wherever it lay (no search needed). `_search.__wrapped__(*args)` is the uncached search."""
     cycle = board.waste + tuple(reversed(board.stock))
+    can_play = playable_cards(board)
     playable = 0
     for index, card in enumerate(cycle):
-        if can_play_somewhere(card, board):
+        if can_play(card):
             playable |= 1 << index
     if not playable:
-        return False  # no card of the stock or waste can go anywhere, whatever its position
+        return None
     recycles_left = None if redeals is None else max(redeals - board.redeals_used, 0)
-    return _search(
+    return (
         _cycle_key(cycle),
         playable,
         len(board.waste),

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.cards import WIZARD_SUITS
+from engine.cards import WIZARD_SUITS, wizard_deck
 from engine.games.wizard import RULES, WizardVariant
-from engine.games.wizard_moves import WizardBoard, plays
+from engine.games.wizard_moves import WizardBoard, can_play_somewhere, playable_cards, plays
 from engine.intents import CastIntent, DealIntent, RecycleIntent
 from engine.piles import Pile
 from tests.engine.test_wizard_positions import KINGS, c
@@ -132,3 +132,12 @@ def test_the_status_of_random_play_agrees_with_a_brute_force_walk(data):
         assert not reachable and not state.board.cast_open
     else:
         assert reachable or state.board.cast_open
+
+
+@given(data=st.data())
+def test_the_fast_playable_test_equals_the_placement_rules_for_every_card(data):
+    variant = data.draw(st.sampled_from(WIZARD_VARIANTS))
+    _, _, state = data.draw(random_games("wizard", variant, max_moves=150))
+    can_play = playable_cards(state.board)
+    for card in wizard_deck():
+        assert can_play(card) == can_play_somewhere(card, state.board), card

@@ -180,3 +180,21 @@ def test_redeal_limit_counts_recycles_and_zero_means_none():
 def test_recycle_with_an_empty_waste_is_refused():
     state = position(tableau=[[c(3, "fire")], [c(2, "ice")]])
     refused(state, RecycleIntent(), text="nothing to recycle")
+
+
+def test_a_wizard_dealt_to_the_tableau_moves_to_a_foundation_and_the_card_beneath_flips():
+    """Ruling: any Wizard may start an empty slot at any time, wherever it lies."""
+    state = position(tableau=[[c(5, "fire"), c("W", "stars")], [c("A", "stars")]], down=[1])
+    assert MoveIntent("t0", "f0") in engine.legal_moves(state)
+    refused(state, MoveIntent("t0", "t1"), text="never goes to the tableau")
+    state = ok(state, MoveIntent("t0", "f2"))
+    assert state.board.foundations[2].cards == (c("W", "stars"),) and state.board.tableau[0].down == 0
+    state = ok(state, MoveIntent("t1", "f2"))
+
+
+def test_a_wizard_is_never_part_of_a_moving_run():
+    """A Wizard on an Ace is "one lower, other suit", but Wizards never go to the tableau."""
+    state = position(tableau=[[c(2, "moon"), c("A", "fire"), c("W", "ice")], [c(3, "stars")], [c(2, "ice")]])
+    refused(state, MoveIntent("t0", "t1", 3), text="not a run")
+    refused(state, MoveIntent("t0", "t2", 2), text="not a run")
+    assert not [m for m in engine.legal_moves(state) if isinstance(m, MoveIntent) and m.count > 1]
