@@ -74,9 +74,9 @@ def pile_line(pile: dict[str, Any], style: Style = PLAIN) -> str:
         cards = cards[-MAX_SIDE_CARDS:]
     parts.extend(style.card(card) for card in cards)
     body = " ".join(parts) if parts else "(empty)"
-    label = pile["id"] if pile["kind"] in ("tableau", "foundation") or pile["id"] == pile["kind"] else (
-        f"{pile['id']} ({pile['kind']})"
-    )
+    # "t3", "f0", "stock" say what they are; any other name gets its kind beside it.
+    named = pile["kind"] in ("tableau", "foundation") or pile["id"] == pile["kind"]
+    label = pile["id"] if named else f"{pile['id']} ({pile['kind']})"
     return f"  {label:<8}{body}"
 
 
