@@ -5,7 +5,7 @@ Figures: appends/s sequential (one game), with 50 concurrent games (one round tr
 append_many batched (one pipeline per round of 50 games) vs the same appends one by one, and the time
 to rebuild (read + decode) a 200-event game. Every ratio is store speed / baseline speed
 (> 1: the store is faster).
-`python -m bench store [--quick]`, or `python bench/bench_store.py [--quick] [--dir D]`.
+`python -m bench store [--quick]`, or `python -m bench.bench_store [--quick] [--cluster] [--dir D]`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from services.redis_client import hiredis_in_use, open_redis
+from services.redis_cluster import LocalRedisCluster
 from services.redis_server import EmbeddedRedis
 from services.store import AppendRequest, EventStore, NewEvent
 
@@ -129,49 +130,57 @@ async def rebuild_times(store: EventStore, client, events: int, repeats: int) ->
     return statistics.median(store_ms), statistics.median(bare_ms)
 
 
-async def run(data_dir: Path, quick: bool) -> None:
+async def run(data_dir: Path, quick: bool, cluster: bool) -> None:
+    if cluster:
+        with LocalRedisCluster(data_dir, masters=3) as servers:
+            await measure(servers.url, f"a local cluster of 3 masters, data in {data_dir}", quick)
+    else:
+        with EmbeddedRedis(data_dir) as server:
+            await measure(server.url, f"redis-server {server.url}, data in {data_dir}", quick)
+
+
+async def measure(url: str, where: str, quick: bool) -> None:
     sequential, per_game, rounds, repeats = (100, 6, 6, 20) if quick else (1000, 40, 40, 200)
-    with EmbeddedRedis(data_dir) as server:
-        client = await open_redis(server.url)
-        store = EventStore(client)
-        try:
-            print(f"   redis-server {server.url}, data in {data_dir}, appendfsync always, "
-                  f"hiredis {'on' if hiredis_in_use() else 'OFF'}")
-            await store_sequential(store, 5)  # warm up: script load, connections
-            bare, ours = await paired(
-                lambda: bare_xadd_sequential(client, sequential), lambda: store_sequential(store, sequential)
-            )
-            print(f"   sequential, 1 game:        {ours:9.0f} appends/s   bare XADD {bare:9.0f}/s"
-                  f"   ratio {ours / bare:.2f}")
-            bare_c, ours_c = await paired(
-                lambda: bare_xadd_concurrent(client, per_game), lambda: store_concurrent(store, per_game)
-            )
-            print(f"   {GAMES} concurrent games:      {ours_c:9.0f} appends/s   bare XADD {bare_c:9.0f}/s"
-                  f"   ratio {ours_c / bare_c:.2f}")
-            bare_p, ours_b = await paired(
-                lambda: bare_xadd_pipelined(client, rounds), lambda: store_batched(store, rounds)
-            )
-            print(f"   append_many, {GAMES}/batch:    {ours_b:9.0f} appends/s   bare XADD pipeline "
-                  f"{bare_p:9.0f}/s   ratio {ours_b / bare_p:.2f}")
-            print(f"   append_many vs one append per round trip ({GAMES} concurrent): "
-                  f"{ours_b / ours_c:.1f}x")
-            store_ms, bare_ms = await rebuild_times(store, client, 200, repeats)
-            print(f"   rebuild a 200-event game:  {store_ms:7.2f} ms read+decode   "
-                  f"bare XRANGE {bare_ms:.2f} ms   ratio {bare_ms / store_ms:.2f}")
-        finally:
-            await client.aclose()
+    client = await open_redis(url)
+    store = EventStore(client)
+    try:
+        print(f"   {where}, appendfsync always, hiredis {'on' if hiredis_in_use() else 'OFF'}")
+        await store_sequential(store, 5)  # warm up: script load, connections
+        bare, ours = await paired(
+            lambda: bare_xadd_sequential(client, sequential), lambda: store_sequential(store, sequential)
+        )
+        print(f"   sequential, 1 game:        {ours:9.0f} appends/s   bare XADD {bare:9.0f}/s"
+              f"   ratio {ours / bare:.2f}")
+        bare_c, ours_c = await paired(
+            lambda: bare_xadd_concurrent(client, per_game), lambda: store_concurrent(store, per_game)
+        )
+        print(f"   {GAMES} concurrent games:      {ours_c:9.0f} appends/s   bare XADD {bare_c:9.0f}/s"
+              f"   ratio {ours_c / bare_c:.2f}")
+        bare_p, ours_b = await paired(
+            lambda: bare_xadd_pipelined(client, rounds), lambda: store_batched(store, rounds)
+        )
+        print(f"   append_many, {GAMES}/batch:    {ours_b:9.0f} appends/s   bare XADD pipeline "
+              f"{bare_p:9.0f}/s   ratio {ours_b / bare_p:.2f}")
+        print(f"   append_many vs one append per round trip ({GAMES} concurrent): "
+              f"{ours_b / ours_c:.1f}x")
+        store_ms, bare_ms = await rebuild_times(store, client, 200, repeats)
+        print(f"   rebuild a 200-event game:  {store_ms:7.2f} ms read+decode   "
+              f"bare XRANGE {bare_ms:.2f} ms   ratio {bare_ms / store_ms:.2f}")
+    finally:
+        await client.aclose()
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench_store", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--dir", type=Path, help="data folder (default: a fresh temporary folder)")
+    parser.add_argument("--cluster", action="store_true", help="on a local 3-master Redis Cluster")
     args = parser.parse_args(argv)
     if args.dir is not None:
-        asyncio.run(run(args.dir, args.quick))
+        asyncio.run(run(args.dir, args.quick, args.cluster))
         return 0
     with tempfile.TemporaryDirectory(prefix="bench-store-") as folder:
-        asyncio.run(run(Path(folder), args.quick))
+        asyncio.run(run(Path(folder), args.quick, args.cluster))
     return 0
 
 
