@@ -49,6 +49,7 @@ def test_the_wish_is_won_through_the_ui(page):
     assert board.view()["status"] == "won"
     assert page.locator('.status[data-state="won"]').is_visible()
     assert re.search(rf"\b{len(line)} moves\b", page.locator(".status").inner_text())
+    page.wait_for_function(f"document.querySelector('.status').textContent.includes('deal number {seed}')")
     save_screenshot(page, "wish")
 
 
@@ -59,8 +60,14 @@ def test_patient_pairs_is_won_through_the_ui(page):
     board.play_line(line[:6])
     save_screenshot(page, "patient-pairs")
     board.play_line(line[6:])
-    assert "You won" in board.end_dialog().inner_text()
+    dialog = board.end_dialog()
+    assert "You won" in dialog.inner_text()
     assert board.view()["moves"] == len(line)
+    finished = page.evaluate("window.arena.state.gameId")
+    dialog.get_by_role("button", name="New game").click()
+    page.wait_for_function(f"window.arena && window.arena.state.gameId !== '{finished}'")
+    board.wait_ready(0)
+    assert board.view()["variant"] == {"piles": 13} and board.view()["moves"] == 0
 
 
 def test_spider_moves_deal_undo_and_resign(page):

@@ -196,6 +196,7 @@ export function renderStatus(el, state) {
   el.querySelector("[data-status=state]").textContent = STATUS_TEXT[view.status] ?? view.status;
   el.querySelector("[data-status=moves]").textContent = `${plural(view.moves, "move")}${undos}`;
   el.querySelector("[data-status=time]").textContent = formatTime(elapsedNow(state));
+  if (state.seed !== null && view.status !== "in_progress") extras.push(`deal number ${state.seed}`);
   el.querySelector("[data-status=info]").textContent = extras.join(" · ");
   el.querySelector("[data-status=role]").textContent = state.role === "spectator" ? "Watching" : "";
   el.dataset.state = view.status;

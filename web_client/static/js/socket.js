@@ -20,7 +20,11 @@ const HANDLERS = {
   "s2c.update"(link, msg) {
     const result = receiveView(link.state, msg, false);
     if (result === "gap") link.sync();
-    else if (result === "applied") link.changed("update");
+    else if (result === "applied") {
+      link.changed("update");
+      // An ended game's snapshot reveals the seed (the deal number): ask for it once.
+      if (msg.view.status !== "in_progress" && link.state.seed === null) link.sync();
+    }
   },
   "s2c.accepted"(link, msg) {
     settleMove(link.state, msg.move_id);

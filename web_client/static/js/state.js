@@ -10,6 +10,7 @@ export function createState(gameId) {
     role: null, // "player" | "spectator" once the first snapshot arrived
     version: -1,
     view: null,
+    seed: null,
     elapsedMs: 0,
     elapsedAt: 0, // performance.now() when elapsedMs was received: the clock ticks locally from there
     pending: null, // {frame, sentAt}: the one move sent and not yet answered
@@ -31,6 +32,7 @@ export function receiveView(state, msg, isSnapshot) {
   state.version = msg.version;
   state.view = msg.view;
   if (isSnapshot && msg.role) state.role = msg.role;
+  if (isSnapshot) state.seed = msg.seed ?? null; // revealed by the server only once the game has ended
   state.elapsedMs = msg.elapsed_ms ?? 0;
   state.elapsedAt = performance.now();
   state.selection = null;
