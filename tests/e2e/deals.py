@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 import engine
-from engine.intents import DealIntent, LuckIntent, RecycleIntent
+from engine.intents import CastIntent, DealIntent, LuckIntent, RecycleIntent
 
 
 def _intent_dict(intent) -> dict[str, Any]:
@@ -73,3 +73,37 @@ def wizard_luck_deal() -> tuple[int, list[dict]]:
             if opened and any(isinstance(i, LuckIntent) for i in engine.legal_moves(state)):
                 return seed, line
     raise LookupError("no Solitaire Wizard deal opens a luck pick by drawing alone among seeds 1..399")
+
+
+@lru_cache
+def wish_losing_line() -> tuple[int, list[dict]]:
+    """A Wish deal and a line of first-listed legal pairs that ends lost (cards left, no pair)."""
+    for seed in range(1, 500):
+        state = engine.initial_state("wish", {"mode": "standard"}, seed)
+        line = []
+        while state.status == engine.IN_PROGRESS:
+            intent = engine.legal_moves(state)[0]
+            state, _ = engine.play(intent, state)
+            line.append(_intent_dict(intent))
+        if state.status == engine.LOST and line:
+            return seed, line
+    raise LookupError("no losing first-pair line among Wish seeds 1..499")
+
+
+@lru_cache
+def wizard_cast_deal() -> tuple[int, list[dict]]:
+    """A Solitaire Wizard seed where drawing alone opens a cast, with those draws."""
+    for seed in range(1, 400):
+        state = engine.initial_state("wizard", None, seed)
+        line = []
+        for _ in range(20):
+            legal = engine.legal_moves(state)
+            if any(isinstance(i, CastIntent) for i in legal):
+                stock = next(p for p in engine.player_view(state).piles if p.id == "stock")
+                if stock.down >= 3:
+                    return seed, line
+            if not any(isinstance(i, DealIntent) for i in legal):
+                break
+            state, _ = engine.play(DealIntent(), state)
+            line.append({"type": "deal"})
+    raise LookupError("no Solitaire Wizard deal opens a cast by drawing alone among seeds 1..399")

@@ -11,7 +11,7 @@ import engine
 
 from .board import Board
 from .conftest import save_screenshot
-from .deals import winnable_pairing_deal, wizard_luck_deal
+from .deals import winnable_pairing_deal, wish_losing_line, wizard_cast_deal, wizard_luck_deal
 
 pytestmark = pytest.mark.browser
 
@@ -111,6 +111,35 @@ def test_solitaire_wizard_draws_and_picks_from_the_stock_by_luck(page):
     assert after["info"]["luck_open"] is False
     assert page.locator(".luck-tray").count() == 0
     assert luck["card"] in [c["id"] for p in after["piles"] if p["id"] == luck["dst"] for c in p["cards"]]
+
+
+def test_a_lost_wish_shows_the_lost_dialog(page):
+    seed, line = wish_losing_line()
+    board = Board(page)
+    board.new_game("wish", seed=seed)
+    board.play_line(line)
+    dialog = board.end_dialog()
+    assert dialog.get_attribute("data-outcome") == "lost"
+    assert "No moves left" in dialog.inner_text()
+    assert dialog.locator("[data-end-action=undo]").is_hidden(), "The Wish has no undo"
+    dialog.get_by_role("button", name="Start page").click()
+    page.wait_for_selector("#new-game")
+
+
+def test_solitaire_wizard_cast_turns_one_card(page):
+    seed, draws = wizard_cast_deal()
+    board = Board(page)
+    board.new_game("wizard", seed=seed)
+    board.play_line(draws)
+    cast = page.locator("button[data-action=cast]")
+    assert cast.is_enabled()
+    board.play({"type": "cast"})
+    piles = {p["id"]: p for p in board.view()["piles"]}
+    waste, stock = len(piles["waste"]["cards"]), piles["stock"]["down"]
+    page.keyboard.press("d")  # the shortcut for deal / draw
+    board.wait_ready(len(draws) + 2)
+    piles = {p["id"]: p for p in board.view()["piles"]}
+    assert (len(piles["waste"]["cards"]), piles["stock"]["down"]) == (waste + 1, stock - 1)
 
 
 def test_wading_pool_by_drag_and_drop(page):

@@ -2,7 +2,7 @@
 // the tableau below), cards fanned to fit the window, selection and legal targets highlighted.
 
 import { backElement, cardLabel, faceElement } from "./cards.js";
-import { elapsedNow, isSource, targetsOf } from "./state.js";
+import { elapsedNow, isSource, legalAction, targetsOf } from "./state.js";
 
 const TOP_KINDS = ["stock", "waste", "foundation", "cleared"];
 const KIND_NAMES = { tableau: "pile", foundation: "foundation", stock: "stock", waste: "waste", cleared: "cleared runs" };
@@ -40,7 +40,7 @@ export function pileLabel(pile, number) {
 function cardWidth(boardWidth, columns) {
   const gap = 0.16;
   const width = boardWidth / (columns + (columns + 1) * gap);
-  return Math.max(40, Math.min(104, Math.floor(width)));
+  return Math.max(34, Math.min(104, Math.floor(width)));
 }
 
 function pileElement(pile, number, state, targets) {
@@ -88,7 +88,7 @@ function fanTableau(el, pile, cw, ch, maxHeight, selection) {
   el.style.height = `${Math.max(ch, y + ch)}px`;
 }
 
-function stackPile(el, pile, cw, ch, selection) {
+function stackPile(el, pile, cw, ch, selection, canRecycle) {
   // The stock always looks like a stock: its visible cards (a luck pick) are laid out in the tray.
   const shown = pile.kind === "waste" ? pile.cards.slice(-3) : pile.kind === "stock" ? [] : pile.cards.slice(-1);
   const total = pile.down + pile.cards.length;
@@ -99,14 +99,14 @@ function stackPile(el, pile, cw, ch, selection) {
     if (selection?.pile === pile.id && i === shown.length - 1) face.classList.add("selected");
     el.append(place(face, pile.kind === "waste" ? i * cw * 0.24 : 0, 0, i + 2));
   });
-  if (total > 1 || pile.kind === "stock") {
+  if (total > 1 || (pile.kind === "stock" && total)) {
     const badge = document.createElement("span");
     badge.className = "count";
     badge.setAttribute("aria-hidden", "true");
     badge.textContent = String(total);
     el.append(badge);
   }
-  if (pile.kind === "stock" && total === 0) el.classList.add("recycle-mark");
+  if (pile.kind === "stock" && total === 0 && canRecycle) el.classList.add("recycle-mark");
 }
 
 /** The stock's cards while the view shows them (a Solitaire Wizard luck pick): each is a choice. */
@@ -160,7 +160,7 @@ export function renderBoard(board, state) {
       const rightSide = pile.kind === "foundation" || pile.kind === "cleared";
       if (rightSide && !row.querySelector(".right-side")) el.classList.add("right-side", "first-right");
       else if (rightSide) el.classList.add("right-side");
-      stackPile(el, pile, cw, ch, state.selection);
+      stackPile(el, pile, cw, ch, state.selection, legalAction(view, "recycle") !== null);
       row.append(el);
     }
     board.append(row);
