@@ -79,6 +79,14 @@ def is_run(cards: tuple[Card, ...]) -> bool:
     )
 
 
+def run_length(face_up: tuple[Card, ...]) -> int:
+    """How many cards at the top of these face-up cards form a run that moves as a unit (0 if none)."""
+    count = 1 if face_up else 0
+    while count < len(face_up) and is_run(face_up[-count - 1 : len(face_up) - count + 1]):
+        count += 1
+    return count
+
+
 def can_play_somewhere(card: Card, board: WizardBoard) -> bool:
     """Could this single card be placed on some tableau pile or foundation as they lie now?"""
     return any(fits_foundation(card, slot) for slot in board.foundations) or any(
@@ -137,14 +145,18 @@ def plays(board: WizardBoard) -> Iterator[AnyIntent]:
         for dst in destinations(face_up[-1], board):
             if dst != TABLEAU_NAMES[s]:
                 yield MoveIntent(TABLEAU_NAMES[s], dst, 1)
-        # Longer runs: grow the run down the face-up cards while each step is one higher, other suit.
-        count = 1
-        while count < len(face_up) and is_run(face_up[-count - 1 : len(face_up) - count + 1]):
-            count += 1
-            head = face_up[-count]
-            for d, target in enumerate(board.tableau):
-                if d != s and fits_tableau(head, target):
-                    yield MoveIntent(TABLEAU_NAMES[s], TABLEAU_NAMES[d], count)
+        # Longer runs: the ranks of a run rise by one per card from the top down, so each target
+        # pile can take at most one of its heads, the one a rank below the target's top (or a King
+        # for an empty pile): one check per target instead of one per head and target.
+        run = run_length(face_up)
+        top_rank = face_up[-1].rank
+        for d, target in enumerate(board.tableau):
+            if d == s:
+                continue
+            wanted = KING if not target.cards else target.cards[-1].rank - 1
+            count = wanted - top_rank + 1
+            if 2 <= count <= run and fits_tableau(face_up[-count], target):
+                yield MoveIntent(TABLEAU_NAMES[s], TABLEAU_NAMES[d], count)
     if board.waste:
         for dst in destinations(board.waste[-1], board):
             yield MoveIntent("waste", dst, 1)
