@@ -82,6 +82,7 @@ def _search(
         successors = []
         if k < n:
             k2 = min(n, k + (1 if c_active else 3))
+            # The same flags wizard_moves.draw_flags gives a real draw, inlined: this loop is hot.
             opens_cast, is_luck = cycle[k2 - 1]
             if is_luck:
                 streak2 = streak + 1

@@ -31,7 +31,7 @@ def test_deal_follows_the_text_seven_piles_of_one_to_seven_top_face_up_seventy_i
 
 
 def test_bad_variants_are_refused():
-    for bad in ({"redeals": -1}, {"redeals": "2"}, {"redeals": 1.5}, {"redeal": 1}):
+    for bad in ({"redeals": -1}, {"redeals": "2"}, {"redeals": 1.5}, {"redeals": True}, {"redeal": 1}):
         err = engine.initial_state("wizard", bad, 1)
         assert isinstance(err, engine.RuleError) and err.code == "bad_variant", bad
     assert "redeals must be 0 or more" in engine.initial_state("wizard", {"redeals": -1}, 1).message
