@@ -156,6 +156,15 @@ def test_plays_and_recycles_do_not_break_a_luck_streak():
     assert info(state)["luck_open"]
 
 
+def test_a_cast_does_not_break_a_luck_streak():
+    """Ruling: casts do not break a streak (hand-made: a cast chance open with two Luck draws counted)."""
+    state = live([LUCK[4], ICE[5], ICE[6]], waste=[c(6, "spells")], cast_open=True, luck_streak=2)
+    state = ok(state, CastIntent())
+    assert info(state)["luck_streak"] == 2
+    state = ok(state, DealIntent())  # one card, the 4 of luck: the third Luck draw in a row
+    assert state.board.waste[-1] == LUCK[4] and info(state)["luck_open"]
+
+
 def test_an_open_luck_pick_survives_a_recycle_and_then_picks_from_the_new_stock():
     """Ruling: an open luck chance survives plays and a recycle."""
     state = position(
