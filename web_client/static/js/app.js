@@ -107,16 +107,26 @@ async function showStartPage() {
   return () => {};
 }
 
+let routeCount = 0;
+
 async function route() {
   leavePage();
   leavePage = () => {};
+  const mine = ++routeCount; // a newer hash change while this page loads wins
   const match = location.hash.match(/^#\/play\/(.+)$/);
+  let leave;
   if (match) {
-    leavePage = await openPlayPage(app, decodeURIComponent(match[1]), { toast, setConnection, startGame });
+    const current = () => mine === routeCount;
+    leave = await openPlayPage(app, decodeURIComponent(match[1]), { toast, setConnection, startGame, current });
   } else {
     setConnection("idle");
-    leavePage = await showStartPage();
+    leave = await showStartPage();
   }
+  if (mine !== routeCount) {
+    leave();
+    return;
+  }
+  leavePage = leave;
   app.focus({ preventScroll: true });
 }
 

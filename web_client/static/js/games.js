@@ -6,7 +6,7 @@ export const GAMES = [
     id: "wish",
     title: "The Wish",
     blurb: "32 cards in 8 piles. Pair off top cards of equal rank until every pile is gone.",
-    variant: [{ name: "mode", label: "Deal", options: [["standard", "Standard (3 face down)"], ["open", "Open (all face up)"]] }],
+    variant: [{ name: "mode", label: "Mode", options: [["standard", "Standard (3 face down)"], ["open", "Open (all face up)"]] }],
     actions: [],
   },
   {

@@ -89,16 +89,18 @@ function showEndDialog(state, game) {
   if (!dialog.open) dialog.showModal();
 }
 
-export async function openPlayPage(app, gameId, { toast, setConnection, startGame }) {
+export async function openPlayPage(app, gameId, { toast, setConnection, startGame, current }) {
   let summary;
   try {
     await identity();
     summary = await getGame(gameId);
   } catch (error) {
+    if (!current()) return () => {};
     app.innerHTML = `<section class="panel"><h1>Game not found</h1><p>${error instanceof ApiError ? error.message : error}</p>
       <p><a href="#/">Back to the start page</a></p></section>`;
     return () => {};
   }
+  if (!current()) return () => {}; // the player went elsewhere while the game loaded
   const game = gameInfo(summary.game);
   const parts = skeleton(app, game.title);
   const state = createState(gameId);
