@@ -2,7 +2,8 @@
 
 Without /usr/bin/chromium the tests skip with the reason, except under CI=true where that is a
 failure. E2E_BASE_URL=http://host:port runs them against a server that is already running
-(the server-restart test then skips: it needs a server of its own).
+(the server-restart test then skips: it needs a server of its own). E2E_CHROMIUM names another
+Chromium binary.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from .server import ArenaServer
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium"))  # Debian's chromium package
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
