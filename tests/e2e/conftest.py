@@ -40,8 +40,10 @@ def chromium_path() -> str:
     return str(CHROMIUM)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path):
+    """Per module, not per session: Playwright's sync API holds an event loop while it is open, and
+    the suite's asyncio tests (pytest-asyncio) cannot start theirs until it is closed again."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=LAUNCH_ARGS)
