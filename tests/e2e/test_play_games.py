@@ -142,6 +142,22 @@ def test_solitaire_wizard_cast_turns_one_card(page):
     assert (len(piles["waste"]["cards"]), piles["stock"]["down"]) == (waste + 1, stock - 1)
 
 
+def test_double_click_sends_a_card_to_a_foundation(page):
+    def to_foundation(state):
+        return [i for i in engine.legal_moves(state) if getattr(i, "dst", "").startswith("f")]
+
+    seed = next(s for s in range(1, 100) if to_foundation(engine.initial_state("wizard", None, s)))
+    board = Board(page)
+    board.new_game("wizard", seed=seed)
+    move = next(i for i in board.legal() if i["type"] == "move" and i["dst"].startswith("f"))
+    card = board.source_card(move["src"], 1)
+    card_id = int(card.get_attribute("data-card-id"))
+    card.dblclick()
+    board.wait_ready(1)
+    foundations = [p for p in board.view()["piles"] if p["kind"] == "foundation"]
+    assert [c["id"] for p in foundations for c in p["cards"]] == [card_id]
+
+
 def test_wading_pool_by_drag_and_drop(page):
     board = Board(page)
     seed = next(s for s in range(1, 200) if engine.legal_moves(engine.initial_state("wading-pool", None, s)))

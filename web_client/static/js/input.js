@@ -8,6 +8,7 @@ import {
 } from "./state.js";
 
 const DRAG_THRESHOLD_PX = 6;
+const DOUBLE_CLICK_MS = 450;
 
 /** Point at a pile (optionally at a card depth, or a stock card): select, move or deal. */
 export function activate(ctx, pileId, { depth = null, card = null } = {}) {
@@ -85,7 +86,9 @@ function sendToFoundation(ctx, point) {
   const view = ctx.state.view;
   const move = legalMoves(view).find((m) => m.src === point.pile && m.card === point.card
     && pileById(view, m.dst)?.kind === "foundation");
-  if (move && canPlay(ctx.state)) ctx.send(move.intent);
+  if (!move || !canPlay(ctx.state)) return false;
+  ctx.send(move.intent);
+  return true;
 }
 
 function startDrag(ctx, drag, event) {
@@ -150,14 +153,19 @@ function attachDrag(ctx, board) {
     if (intent) ctx.send(intent);
     else select(ctx, null);
   });
+  // Double clicks are counted here, not by "dblclick": the first click re-renders the board, and
+  // the browser only reports a dblclick when both clicks land on the same element.
+  let lastClick = null;
   board.addEventListener("click", (event) => {
     if (suppressClick) return;
     const point = pointOf(event.target);
-    if (point) activate(ctx, point.pile, point);
-  });
-  board.addEventListener("dblclick", (event) => {
-    const point = pointOf(event.target);
-    if (point && event.target.closest(".card.face")) sendToFoundation(ctx, point);
+    if (!point) return;
+    const key = `${point.pile}:${point.depth}:${point.card}`;
+    const now = performance.now();
+    const double = lastClick?.key === key && now - lastClick.at < DOUBLE_CLICK_MS;
+    lastClick = { key, at: now };
+    if (double && event.target.closest(".card.face") && sendToFoundation(ctx, point)) return;
+    activate(ctx, point.pile, point);
   });
 }
 
