@@ -97,7 +97,7 @@ function stackPile(el, pile, cw, ch, selection, canRecycle) {
     const face = faceElement(card);
     face.dataset.depth = shown.length - i;
     if (selection?.pile === pile.id && i === shown.length - 1) face.classList.add("selected");
-    el.append(place(face, pile.kind === "waste" ? i * cw * 0.24 : 0, 0, i + 2));
+    el.append(place(face, pile.kind === "waste" ? i * cw * 0.3 : 0, 0, i + 2));
   });
   if (total > 1 || (pile.kind === "stock" && total)) {
     const badge = document.createElement("span");
