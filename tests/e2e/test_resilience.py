@@ -47,6 +47,20 @@ def test_a_dropped_socket_reconnects_and_a_move_sent_meanwhile_lands_once(page):
     assert board.view()["moves"] == 4
 
 
+def test_going_offline_and_back_online_recovers(page, console_errors):
+    console_errors.allow(SOCKET_DOWN)
+    seed, line = winnable_pairing_deal(*WISH)
+    board = Board(page)
+    board.new_game("wish", seed=seed)
+    board.play_line(line[:1])
+    page.context.set_offline(True)
+    page.wait_for_selector('#connection[data-connection="reconnecting"]')
+    page.context.set_offline(False)
+    board.wait_online()
+    board.play_line(line[1:3])
+    assert board.view()["moves"] == 3
+
+
 def test_a_missed_update_is_noticed_and_resynced(page):
     """A second tab of the same player moves twice; the first tab loses one update on the way and
     must ask for a resync rather than show a stale board."""

@@ -54,7 +54,10 @@ export class GameLink {
     this.timers = {};
     this.lastFrameAt = 0;
     this.onOnline = () => this.reconnectNow();
+    // Offline: the socket may linger half-open for a long time; drop it now and say so.
+    this.onOffline = () => this.ws?.close(4000, "the browser is offline");
     window.addEventListener("online", this.onOnline);
+    window.addEventListener("offline", this.onOffline);
   }
 
   open() {
@@ -164,6 +167,7 @@ export class GameLink {
   close() {
     this.stopped = true;
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
     Object.values(this.timers).forEach((t) => { clearTimeout(t); clearInterval(t); });
     this.ws?.close(1000, "leaving the game");
     this.ws = null;
