@@ -61,7 +61,10 @@ def test_keyboard_shortcut_draws_and_escape_clears_a_selection(page):
     board.pile(source["src"]).focus()
     page.keyboard.press("Enter")
     assert page.evaluate("window.arena.state.selection.pile") == source["src"]
-    assert page.locator(f'#board .pile.target[data-pile="{source["dst"]}"]').count() == 1
+    target = page.locator(f'#board .pile.target[data-pile="{source["dst"]}"]')
+    assert target.count() == 1
+    assert target.get_attribute("aria-label").endswith("press Enter to move here")
+    assert board.pile(source["src"]).get_attribute("aria-label").endswith(", selected")
     page.keyboard.press("Escape")
     assert page.evaluate("window.arena.state.selection") is None
     assert page.locator("#board .pile.target").count() == 0

@@ -50,10 +50,17 @@ function pileElement(pile, number, state, targets) {
   el.dataset.focusKey = `pile:${pile.id}`;
   el.tabIndex = 0;
   el.setAttribute("role", "group");
-  el.setAttribute("aria-label", pileLabel(pile, number));
   const selection = state.selection;
-  if (targets.has(pile.id)) el.classList.add("target");
-  if (selection?.pile === pile.id && selection.card === null) el.classList.add("selected");
+  const label = [pileLabel(pile, number)];
+  if (selection?.pile === pile.id && selection.card === null) {
+    el.classList.add("selected");
+    label.push("selected");
+  }
+  if (targets.has(pile.id)) {
+    el.classList.add("target");
+    label.push("press Enter to move here");
+  }
+  el.setAttribute("aria-label", label.join(", "));
   if (!selection && state.role === "player" && isSource(state.view, pile.id)) el.classList.add("playable");
   if (pile.down + pile.cards.length === 0) el.classList.add("empty");
   return el;
