@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             log_level=settings.log_level,
+            ws=settings.ws_impl,
+            ws_per_message_deflate=settings.ws_deflate,
             ws_max_size=64 * 1024,  # the socket refuses frames over 4 KiB itself; this stops abuse earlier
             ws_ping_interval=20.0,
             lifespan="on",

@@ -23,6 +23,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     rate_burst: int = 40  # token bucket size per socket
     cache_games: int = 10_000  # active games kept in process (LRU)
     bench_echo: bool = False  # add /ws/echo for bench/bench_gateway.py
+    ws_impl: str = "websockets-sansio"  # uvicorn's websocket protocol: auto, websockets, websockets-sansio, wsproto
+    ws_deflate: bool = False  # permessage-deflate costs a zlib context per socket (memory per idle socket)
     log_level: str = "warning"
 
     def with_overrides(self, **changes: object) -> Settings:
@@ -50,6 +52,8 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             rate_burst=int(env.get("ARENA_RATE_BURST", defaults.rate_burst)),
             cache_games=int(env.get("ARENA_CACHE_GAMES", defaults.cache_games)),
             bench_echo=_flag(env.get("ARENA_BENCH_ECHO", "")),
+            ws_impl=env.get("ARENA_WS_IMPL", defaults.ws_impl),
+            ws_deflate=_flag(env.get("ARENA_WS_DEFLATE", "")),
             log_level=env.get("ARENA_LOG_LEVEL", defaults.log_level),
         )
     except ValueError as exc:
