@@ -63,7 +63,8 @@ class Board:
             self.source_card(f"t{intent['a']}", 1).click()
             self.pile(f"t{intent['b']}").click()
         elif kind == "move":
-            self.source_card(intent["src"], intent.get("count", 1)).click()
+            # The visible strip of a fanned card is its top edge: a player clicks there.
+            self.source_card(intent["src"], intent.get("count", 1)).click(position={"x": 8, "y": 5})
             self.pile(intent["dst"]).click(position={"x": 10, "y": 10})
         elif kind == "luck":
             self.page.locator(f'.luck-tray .card[data-card-id="{intent["card"]}"]').click()

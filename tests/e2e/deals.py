@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 import engine
-from engine.intents import CastIntent, DealIntent, LuckIntent, RecycleIntent
+from engine.intents import CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
 
 
 def _intent_dict(intent) -> dict[str, Any]:
@@ -107,3 +107,24 @@ def wizard_cast_deal() -> tuple[int, list[dict]]:
             state, _ = engine.play(DealIntent(), state)
             line.append({"type": "deal"})
     raise LookupError("no Solitaire Wizard deal opens a cast by drawing alone among seeds 1..399")
+
+
+@lru_cache
+def spider_group_line() -> tuple[int, list[dict], dict]:
+    """A one-suit Spider seed, a short line of moves, and then a legal move of a group of 2+ cards."""
+    for seed in range(1, 300):
+        state = engine.initial_state("spider", {"suits": 1}, seed)
+        line: list[dict] = []
+        last = None
+        for _ in range(25):
+            legal = [i for i in engine.legal_moves(state) if isinstance(i, MoveIntent)]
+            group = next((i for i in legal if i.count >= 2 and (i.dst, i.src) != last), None)
+            if group is not None:
+                return seed, line, _intent_dict(group)
+            fresh = [i for i in legal if (i.dst, i.src) != last]
+            if not fresh:
+                break
+            state, _ = engine.play(fresh[0], state)
+            last = (fresh[0].src, fresh[0].dst)
+            line.append(_intent_dict(fresh[0]))
+    raise LookupError("no one-suit Spider line reaches a group move among seeds 1..299")

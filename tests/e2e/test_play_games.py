@@ -11,7 +11,7 @@ import engine
 
 from .board import Board
 from .conftest import save_screenshot
-from .deals import winnable_pairing_deal, wish_losing_line, wizard_cast_deal, wizard_luck_deal
+from .deals import spider_group_line, winnable_pairing_deal, wish_losing_line, wizard_cast_deal, wizard_luck_deal
 
 pytestmark = pytest.mark.browser
 
@@ -86,6 +86,35 @@ def test_spider_moves_deal_undo_and_resign(page):
     board.play({"type": "resign"})
     assert "resigned" in board.end_dialog().inner_text().lower()
     assert board.view()["status"] == "abandoned"
+
+
+def test_spider_moves_a_group_by_keyboard_and_by_clicking_its_first_card(page):
+    seed, line, group = spider_group_line()
+    board = Board(page)
+    board.new_game("spider", seed=seed)
+    board.play_line(line)
+
+    def faces(pile_id):
+        return [c["id"] for p in board.view()["piles"] if p["id"] == pile_id for c in p["cards"]]
+
+    src, dst, count = group["src"], group["dst"], group["count"]
+    moving = faces(src)[-count:]
+    board.pile(src).focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.arena.state.selection.count") == count, "Enter takes the largest group"
+    if count - 1 in page.evaluate(f"[...new Set(window.arena.state.view.legal.filter(m => m.src === '{src}').map(m => m.count))]"):
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate("window.arena.state.selection.count") == count - 1
+        page.keyboard.press("ArrowUp")
+    assert board.pile(src).locator(".card.face.selected").count() == count
+    board.pile(dst).focus()
+    page.keyboard.press("Enter")
+    board.wait_ready(len(line) + 1)
+    assert faces(dst)[-count:] == moving
+    board.play({"type": "undo"})
+    assert faces(src)[-count:] == moving
+    board.play(group)  # by mouse: a click on the group's first card, then on the target
+    assert faces(dst)[-count:] == moving and board.view()["undos"] == 1
 
 
 def test_solitaire_wizard_draws_and_picks_from_the_stock_by_luck(page):
