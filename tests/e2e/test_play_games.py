@@ -50,6 +50,13 @@ def test_the_wish_is_won_through_the_ui(page):
     assert page.locator('.status[data-state="won"]').is_visible()
     assert re.search(rf"\b{len(line)} moves\b", page.locator(".status").inner_text())
     page.wait_for_function(f"document.querySelector('.status').textContent.includes('deal number {seed}')")
+    page.get_by_role("button", name="Look at the board").click()
+    deal = page.locator("details.deal")
+    deal.locator("summary").click()
+    assert deal.locator(".deal-rows li").count() == 8
+    shown = deal.locator(".deal-cards .card").evaluate_all("els => els.map(e => Number(e.dataset.cardId))")
+    dealt = engine.initial_state("wish", {"mode": "standard"}, seed).board
+    assert shown == [card.id for pile in dealt.piles for card in pile.cards], "the deal as dealt, every card shown"
     save_screenshot(page, "wish")
 
 

@@ -2,6 +2,7 @@
 // between the socket (server state) and rendering/input.
 
 import { ApiError, getGame, identity, socketUrl } from "./api.js";
+import { renderDeal } from "./deal.js";
 import { gameInfo } from "./games.js";
 import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
@@ -40,12 +41,17 @@ function skeleton(app, title) {
         </div>
       </div>
       <div class="board" id="board" aria-label="${title} board"></div>
+      <details class="panel deal" hidden>
+        <summary>The deal, as dealt (deal number <span class="deal-seed"></span>)</summary>
+        <ul class="deal-rows"></ul>
+      </details>
       ${SHORTCUTS}
     </section>`;
   return {
     board: app.querySelector("#board"),
     status: app.querySelector(".status"),
     actions: app.querySelector(".actions"),
+    deal: app.querySelector(".deal"),
   };
 }
 
@@ -109,6 +115,7 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
     renderBoard(parts.board, state);
     renderStatus(parts.status, state);
     renderActions(parts.actions, state, game);
+    renderDeal(parts.deal, state);
   };
   const link = new GameLink(state, {
     url: () => socketUrl(gameId),

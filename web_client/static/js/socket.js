@@ -22,8 +22,8 @@ const HANDLERS = {
     if (result === "gap") link.sync();
     else if (result === "applied") {
       link.changed("update");
-      // An ended game's snapshot reveals the seed (the deal number): ask for it once.
-      if (msg.view.status !== "in_progress" && link.state.seed === null) link.sync();
+      // A server that reveals the seed (the deal number) on snapshots only: ask for one.
+      if (msg.view.status !== "in_progress" && !("seed" in msg) && link.state.seed === null) link.sync();
     }
   },
   "s2c.accepted"(link, msg) {

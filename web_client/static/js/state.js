@@ -11,6 +11,7 @@ export function createState(gameId) {
     version: -1,
     view: null,
     seed: null,
+    deal: null,
     elapsedMs: 0,
     elapsedAt: 0, // performance.now() when elapsedMs was received: the clock ticks locally from there
     pending: null, // {frame, sentAt}: the one move sent and not yet answered
@@ -32,7 +33,9 @@ export function receiveView(state, msg, isSnapshot) {
   state.version = msg.version;
   state.view = msg.view;
   if (isSnapshot && msg.role) state.role = msg.role;
-  if (isSnapshot) state.seed = msg.seed ?? null; // revealed by the server only once the game has ended
+  // Revealed by the server only once the game has ended (won or abandoned), on snapshots and updates.
+  state.seed = msg.seed ?? null;
+  state.deal = msg.deal ?? null;
   state.elapsedMs = msg.elapsed_ms ?? 0;
   state.elapsedAt = performance.now();
   state.selection = null;
