@@ -4,6 +4,7 @@ import { ApiError, createGame, identity, myGames } from "./api.js";
 import { installCardSprite } from "./cards.js";
 import { GAMES, gameInfo } from "./games.js";
 import { openPlayPage } from "./play.js";
+import { formatTime } from "./render.js";
 
 const app = document.getElementById("app");
 let leavePage = () => {};
@@ -52,11 +53,12 @@ function summaryItem(summary) {
   const when = new Date(summary.created_at_ms).toLocaleString();
   const status = { in_progress: "in play", won: "won", lost: "lost", abandoned: "resigned" }[summary.status]
     ?? summary.status;
+  const time = summary.elapsed_ms == null ? "" : ` · ${formatTime(summary.elapsed_ms)}`;
   const variant = Object.entries(summary.variant ?? {}).map(([k, v]) => `${k} ${v}`).join(", ");
   return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${summary.id}">
     <strong>${gameInfo(summary.game).title}</strong> <span class="variant">${variant}</span>
     <span class="badge status-${summary.status}">${status}</span>
-    <span class="meta">${summary.moves} moves · ${when}</span></a></li>`;
+    <span class="meta">${summary.moves} moves${time} · ${when}</span></a></li>`;
 }
 
 async function showStartPage() {
