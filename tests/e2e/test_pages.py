@@ -74,3 +74,12 @@ def test_the_clock_ticks_between_server_messages(page):
     first = clock.inner_text()
     page.wait_for_function(f"document.querySelector('[data-status=time]').textContent !== '{first}'", timeout=5000)
     assert re.fullmatch(r"\d+:\d\d", clock.inner_text())
+
+
+def test_an_unknown_game_says_so(page, console_errors):
+    console_errors.allow(r"Failed to load resource: .*404")
+    page.goto("/#/play/no-such-game")
+    page.get_by_role("heading", name="Game not found").wait_for()
+    assert page.locator(".reason").inner_text().strip() != ""
+    page.get_by_role("link", name="Back to the start page").click()
+    page.wait_for_selector("#new-game")

@@ -49,15 +49,18 @@ function readVariant(form, game) {
   }));
 }
 
+/** Server text put into HTML is escaped: ids and messages are data, never markup. */
+export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 function summaryItem(summary) {
   const when = new Date(summary.created_at_ms).toLocaleString();
   const status = { in_progress: "in play", won: "won", lost: "lost", abandoned: "resigned" }[summary.status]
     ?? summary.status;
   const time = summary.elapsed_ms == null ? "" : ` · ${formatTime(summary.elapsed_ms)}`;
-  const variant = Object.entries(summary.variant ?? {}).map(([k, v]) => `${k} ${v}`).join(", ");
-  return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${summary.id}">
-    <strong>${gameInfo(summary.game).title}</strong> <span class="variant">${variant}</span>
-    <span class="badge status-${summary.status}">${status}</span>
+  const variant = escapeHtml(Object.entries(summary.variant ?? {}).map(([k, v]) => `${k} ${v}`).join(", "));
+  return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${escapeHtml(summary.id)}">
+    <strong>${escapeHtml(gameInfo(summary.game).title)}</strong> <span class="variant">${variant}</span>
+    <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>
     <span class="meta">${summary.moves} moves${time} · ${when}</span></a></li>`;
 }
 

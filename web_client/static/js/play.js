@@ -102,8 +102,9 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
     summary = await getGame(gameId);
   } catch (error) {
     if (!current()) return () => {};
-    app.innerHTML = `<section class="panel"><h1>Game not found</h1><p>${error instanceof ApiError ? error.message : error}</p>
+    app.innerHTML = `<section class="panel"><h1>Game not found</h1><p class="reason"></p>
       <p><a href="#/">Back to the start page</a></p></section>`;
+    app.querySelector(".reason").textContent = error instanceof ApiError ? error.message : String(error);
     return () => {};
   }
   if (!current()) return () => {}; // the player went elsewhere while the game loaded
