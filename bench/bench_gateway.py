@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import re
@@ -22,16 +21,20 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import httpx
+import msgspec
 import psutil
 from websockets.asyncio.client import connect
 
 from services.redis_server import EmbeddedRedis
 
-GAME, VARIANT = "spider", {"suits": 1}  # a long game: steady play, few re-creations
+GAMES = {"spider": {"suits": 1}, "wish": {"mode": "standard"}, "patient-pairs": {}, "wizard": {}, "wading-pool": {}}
+GAME, VARIANT = "spider", GAMES["spider"]  # a long game: steady play, few re-creations (--game changes it)
+decode = msgspec.json.Decoder().decode  # the client's share of the shared CPU, kept small
+encode = msgspec.json.Encoder().encode
+CLIENT = psutil.Process()
 
 
 class Server:
@@ -62,6 +65,11 @@ class Server:
         self.redis.stop()
 
 
+def cpu_us(cpu_percent: float, rate: float) -> float:
+    """Server CPU time per operation, in microseconds: the figure a busy shared machine distorts least."""
+    return cpu_percent / 100 / rate * 1e6 if rate else float("nan")
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -88,7 +96,7 @@ class Player:
         self.game_id = created.json()["id"]
         self.ws = await connect(f"{self.server.ws}/ws/games/{self.game_id}?token={self.token}", compression=None,
                                 max_size=None)
-        snapshot = json.loads(await self.ws.recv())
+        snapshot = decode(await self.ws.recv())
         self.version, self.view = snapshot["version"], snapshot["view"]
 
     async def move(self, rng: random.Random) -> float | None:
@@ -96,12 +104,12 @@ class Player:
         if self.view["status"] != "in_progress" or not self.view["legal"]:
             await self.new_game()
             return None
-        frame = {"type": "c2s.move", "move_id": uuid.uuid4().hex, "version": self.version,
+        frame = {"type": "c2s.move", "move_id": f"{self.game_id}-{self.version}", "version": self.version,
                  "move": rng.choice(self.view["legal"])}
         started = time.perf_counter()
-        await self.ws.send(json.dumps(frame))
+        await self.ws.send(encode(frame))
         while True:
-            answer = json.loads(await self.ws.recv())
+            answer = decode(await self.ws.recv())
             if answer["type"] == "s2c.rejected":
                 raise RuntimeError(f"a legal move was rejected: {answer}")
             if answer["type"] == "s2c.update" and answer["version"] == self.version + 1:
@@ -113,15 +121,18 @@ async def measure(server: Server, seconds: float, work) -> tuple[int, list[float
     """Run `work(deadline, latencies)` tasks; (count, latencies, wall, server CPU %, redis CPU %)."""
     latencies: list[float] = []
     cpu0, redis0 = server.cpu_seconds()
+    client0 = sum(CLIENT.cpu_times()[:2])
     started = time.perf_counter()
     counts = await work(started + seconds, latencies)
     wall = time.perf_counter() - started
     cpu1, redis1 = server.cpu_seconds()
+    client = 100 * (sum(CLIENT.cpu_times()[:2]) - client0) / wall
+    print(f"   (bench clients' own CPU {client:5.1f}%: they share the machine with the server)", flush=True)
     return sum(counts), latencies, wall, 100 * (cpu1 - cpu0) / wall, 100 * (redis1 - redis0) / wall
 
 
 async def echo_ceiling(server: Server, clients: int, seconds: float) -> float:
-    frame = json.dumps({"type": "c2s.move", "move_id": uuid.uuid4().hex, "version": 12, "move": {"type": "deal"}})
+    frame = encode({"type": "c2s.move", "move_id": "echo-1", "version": 12, "move": {"type": "deal"}})
     sockets = [await connect(f"{server.ws}/ws/echo", compression=None) for _ in range(clients)]
 
     async def loop(ws, deadline, latencies):
@@ -142,8 +153,9 @@ async def echo_ceiling(server: Server, clients: int, seconds: float) -> float:
         await ws.close()
     rate = count / wall
     print(f"   echo ceiling        {clients:5d} clients: {rate:8.0f} msgs/s  p50 {percentile(lat, .5)*1e3:6.2f} ms"
-          f"  p99 {percentile(lat, .99)*1e3:6.2f} ms  server CPU {cpu:5.1f}%", flush=True)
-    return rate
+          f"  p99 {percentile(lat, .99)*1e3:6.2f} ms  server CPU {cpu:5.1f}% = {cpu_us(cpu, rate):5.0f} us/msg",
+          flush=True)
+    return rate, cpu_us(cpu, rate)
 
 
 async def active_players(server: Server, players: list[Player], seconds: float, pause: float | None, label: str):
@@ -166,9 +178,9 @@ async def active_players(server: Server, players: list[Player], seconds: float, 
     count, lat, wall, cpu, redis_cpu = await measure(server, seconds, work)
     rate = count / wall
     print(f"   {label:19s} {len(players):5d} clients: {rate:8.0f} moves/s p50 {percentile(lat, .5)*1e3:6.2f} ms"
-          f"  p99 {percentile(lat, .99)*1e3:6.2f} ms  server CPU {cpu:5.1f}%  redis CPU {redis_cpu:5.1f}%",
-          flush=True)
-    return rate, percentile(lat, 0.99)
+          f"  p99 {percentile(lat, .99)*1e3:6.2f} ms  server CPU {cpu:5.1f}% = {cpu_us(cpu, rate):5.0f} us/move"
+          f"  redis CPU {redis_cpu:5.1f}%", flush=True)
+    return rate, percentile(lat, 0.99), cpu_us(cpu, rate)
 
 
 async def idle_memory(server: Server, players: list[Player], count: int) -> float:
@@ -200,13 +212,14 @@ async def run(quick: bool) -> None:
         try:
             limits = httpx.Limits(max_connections=50)
             async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
-                echo = await echo_ceiling(server, 100, seconds)
+                echo, echo_us = await echo_ceiling(server, 100, seconds)
                 actives = [await Player(server, http).start() for _ in range(100)]
-                rate, _ = await active_players(server, actives, seconds, None, "move path (active)")
-                print(f"   ratio move path / echo ceiling: {rate / echo:.2f}x  (goal >= 0.5x)")
+                rate, _, move_us = await active_players(server, actives, seconds, None, "move path (active)")
+                print(f"   ratio move path / echo ceiling: {rate / echo:.2f}x throughput (goal >= 0.5x), "
+                      f"{echo_us / move_us:.2f}x by server CPU per operation")
                 more = [await Player(server, http).start() for _ in range(connected - len(actives))]
                 everyone = actives + more
-                _, p99 = await active_players(server, everyone, seconds * 2, 1.0, "1 move/s each")
+                _, p99, _ = await active_players(server, everyone, seconds * 2, 1.0, "1 move/s each")
                 print(f"   p99 at {connected} connected: {p99 * 1e3:.2f} ms  (goal <= 15 ms)")
                 await idle_memory(server, everyone, 1000)
                 if not quick:
@@ -217,10 +230,20 @@ async def run(quick: bool) -> None:
             server.stop()
 
 
+def _ws_impl() -> str:
+    from services.settings import settings_from_environment
+
+    return settings_from_environment().ws_impl
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench_gateway", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short phases, no 5k sockets")
+    parser.add_argument("--game", choices=sorted(GAMES), default="spider", help="the game the players play")
+    global GAME, VARIANT
     args = parser.parse_args(argv)
+    GAME, VARIANT = args.game, GAMES[args.game]
+    print(f"   game {GAME} {VARIANT}; server: one `arena serve` process, uvicorn {_ws_impl()}", flush=True)
     asyncio.run(run(args.quick))
     return 0
 

@@ -13,7 +13,6 @@ from contextlib import asynccontextmanager
 import redis.asyncio as aioredis
 from litestar import Litestar
 from litestar.channels import ChannelsPlugin
-from litestar.channels.backends.redis import RedisChannelsPubSubBackend
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -26,6 +25,7 @@ from ..redis_client import open_redis, parse_redis_url
 from ..settings import Settings
 from ..store import EventStore
 from .errors import ApiError, api_error_response
+from .fanout import BatchingPubSubBackend
 from .http import GamesController, PlayersController, current_player, health, ready
 from .sockets import echo_socket, game_socket
 
@@ -44,7 +44,7 @@ class ArenaPlugin(InitPluginProtocol):
         plain_url, _ = parse_redis_url(settings.redis_url)
         self.pubsub_redis = aioredis.Redis.from_url(plain_url)
         self.channels = ChannelsPlugin(
-            backend=RedisChannelsPubSubBackend(redis=self.pubsub_redis),
+            backend=BatchingPubSubBackend(redis=self.pubsub_redis),
             arbitrary_channels_allowed=True,
             subscriber_max_backlog=256,
             subscriber_backlog_strategy="dropleft",  # a slow socket loses old updates, then resyncs
