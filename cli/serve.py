@@ -16,8 +16,10 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="address to listen on (env ARENA_HOST, default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="port to listen on (env ARENA_PORT, default 8000; 0 = any free)")
-    parser.add_argument("--data-dir", type=Path, help="data folder: embedded Redis, secret (env ARENA_DATA_DIR, default ./data)")
+    parser.add_argument("--port", type=int, help="port (env ARENA_PORT, default 8000; 0 = any free port)")
+    parser.add_argument(
+        "--data-dir", type=Path, help="folder of the embedded Redis and the secret (env ARENA_DATA_DIR, default ./data)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     from services.redis_server import EmbeddedRedis, RedisServerError, RedisServerNotFound
     from services.settings import settings_from_environment
 
-    settings = settings_from_environment().with_overrides(host=args.host, port=args.port, data_dir=args.data_dir)
+    overrides = {"host": args.host, "port": args.port, "data_dir": args.data_dir}
+    settings = settings_from_environment().with_overrides(**overrides)
     embedded = None
     if not settings.redis_url:
         embedded = EmbeddedRedis(settings.data_dir / "redis")

@@ -13,77 +13,34 @@ the status once the game ended) and, per player, a sorted set of their games by 
 
 from __future__ import annotations
 
-import re
 import secrets
-import time
 from typing import Any, Callable
 
 import msgspec
-from msgspec import Struct
 
 import engine
-from engine import IN_PROGRESS, AnyIntent, PlayerView, RuleError
+from engine import IN_PROGRESS, AnyIntent, RuleError
 from engine.intents import ResignIntent
 from engine.state import FINISHED
 
 from . import codec
-from .games.live import LiveGame, LiveGames, MoveAnswer, ms_between
 from .games.appender import Appender
+from .games.live import LiveGame, LiveGames, MoveAnswer, ms_between
+from .games.model import (  # noqa: F401  (re-exported: the service's public shapes)
+    BAD_LOG,
+    GAME_ID,
+    NO_SUCH_GAME,
+    NOT_YOUR_GAME,
+    STALE_VERSION,
+    GameSummary,
+    MoveResult,
+    Snapshot,
+    meta_key,
+    now_ms,
+    player_games_key,
+    stream_of,
+)
 from .store import EventStore, StoredEvent, VersionConflict
-
-NOT_YOUR_GAME = "not_your_game"
-NO_SUCH_GAME = "no_such_game"
-STALE_VERSION = "stale_version"
-BAD_LOG = "bad_log"
-
-
-_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-def stream_of(game_id: str) -> str:
-    return game_id  # the store names its keys arena:game:{<id>}:...
-
-
-def meta_key(game_id: str) -> str:
-    return f"arena:meta:{{{game_id}}}"  # same hash tag as the game's log: one cluster slot
-
-
-def player_games_key(player_id: str) -> str:
-    return f"arena:player:{player_id}:games"
-
-
-class GameSummary(Struct, frozen=True):
-    id: str
-    game: str
-    variant: dict[str, Any]
-    player_id: str
-    status: str
-    version: int
-    moves: int
-    created_at_ms: int
-    seed: int | None  # None until the game has ended: the seed would reveal the deal
-    elapsed_ms: int | None  # server-measured play time: from the deal first shown to the winning move
-
-
-class Snapshot(Struct, frozen=True):
-    """What a socket shows: the player's view at a version, and the deal once the game has ended."""
-
-    game_id: str
-    version: int
-    view: PlayerView
-    elapsed_ms: int | None
-    seed: int | None = None
-    deal: Any = None  # the engine's board at the start, every card shown; only once ended
-
-
-class MoveResult(Struct, frozen=True):
-    answer: MoveAnswer
-    snapshot: Snapshot | None = None  # the state after an accepted move (None when rejected)
-
 
 class GameService:
     def __init__(
@@ -158,7 +115,7 @@ class GameService:
 
     async def rebuild(self, game_id: str, *, verify: bool = False) -> LiveGame | None:
         """Fold the log into a fresh live game. `verify` re-decides every event (tamper check)."""
-        if not _GAME_ID.fullmatch(game_id):
+        if not GAME_ID.fullmatch(game_id):
             return None  # not an id this service ever made
         entries = await self.store.read(stream_of(game_id))
         if not entries or entries[0].type != codec.GAME_CREATED:

@@ -23,7 +23,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     rate_burst: int = 40  # token bucket size per socket
     cache_games: int = 10_000  # active games kept in process (LRU)
     bench_echo: bool = False  # add /ws/echo for bench/bench_gateway.py
-    ws_impl: str = "websockets-sansio"  # uvicorn's websocket protocol: auto, websockets, websockets-sansio, wsproto
+    # uvicorn's websocket protocol: auto, websockets, websockets-sansio (lightest per socket), wsproto
+    ws_impl: str = "websockets-sansio"
     ws_deflate: bool = False  # permessage-deflate costs a zlib context per socket (memory per idle socket)
     log_level: str = "warning"
 

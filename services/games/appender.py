@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 
-
 from ..store import AppendRequest, EventStore, NewEvent
 
 

@@ -36,9 +36,8 @@ def channel_of(game_id: str) -> str:
 
 
 def update_frame(snapshot: Snapshot) -> bytes:
-    return encode_s2c(
-        UpdateS2C(snapshot.game_id, snapshot.version, snapshot.view, snapshot.elapsed_ms, snapshot.seed, snapshot.deal)
-    )
+    s = snapshot
+    return encode_s2c(UpdateS2C(s.game_id, s.version, s.view, s.elapsed_ms, s.seed, s.deal))
 
 
 def published(version: int, frame: bytes) -> bytes:
@@ -90,9 +89,8 @@ class GameSocket:
             return False
         snapshot, is_player = opened
         role = "player" if is_player else "spectator"
-        frame = SnapshotS2C(
-            snapshot.game_id, role, snapshot.version, snapshot.view, snapshot.elapsed_ms, snapshot.seed, snapshot.deal
-        )
+        s = snapshot
+        frame = SnapshotS2C(s.game_id, role, s.version, s.view, s.elapsed_ms, s.seed, s.deal)
         self.sent_version = snapshot.version
         await self.send(encode_s2c(frame))
         return True

@@ -76,7 +76,9 @@ class ArenaPlugin(InitPluginProtocol):
                 "player_id": Provide(current_player),
             }
         )
-        app_config.signature_namespace.update({"GameService": GameService, "Identity": Identity, "Settings": Settings})
+        app_config.signature_namespace.update(
+            {"GameService": GameService, "Identity": Identity, "Settings": Settings}
+        )
         app_config.exception_handlers[ApiError] = api_error_response
         app_config.route_handlers.extend([PlayersController, GamesController, health, ready, game_socket])
         if settings.bench_echo:

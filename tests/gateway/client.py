@@ -41,6 +41,8 @@ class Audit:
         hidden = engine.hidden_cards(state)
         shown = {card["id"] for pile in frame["view"]["piles"] for card in pile["cards"]}
         assert not shown & hidden, f"frame shows face-down cards {sorted(shown & hidden)}"
+        named = {intent["card"] for intent in frame["view"]["legal"] if "card" in intent}
+        assert not named & hidden, f"a legal move names face-down cards {sorted(named & hidden)}"
         assert frame["view"] == json.loads(msgspec.json.encode(engine.player_view(state)))
         if state.status not in FINISHED:
             assert frame.get("seed") is None and frame.get("deal") is None, "seed or deal shown before the end"

@@ -1,0 +1,65 @@
+"""The service's answers and its Redis key names: summaries, snapshots, move results, answer codes."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from msgspec import Struct
+
+from engine import PlayerView
+
+from .live import MoveAnswer
+
+NOT_YOUR_GAME = "not_your_game"
+NO_SUCH_GAME = "no_such_game"
+STALE_VERSION = "stale_version"
+BAD_LOG = "bad_log"
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def stream_of(game_id: str) -> str:
+    return game_id  # the store names its keys arena:game:{<id>}:...
+
+
+def meta_key(game_id: str) -> str:
+    return f"arena:meta:{{{game_id}}}"  # same hash tag as the game's log: one cluster slot
+
+
+def player_games_key(player_id: str) -> str:
+    return f"arena:player:{player_id}:games"
+
+
+class GameSummary(Struct, frozen=True):
+    id: str
+    game: str
+    variant: dict[str, Any]
+    player_id: str
+    status: str
+    version: int
+    moves: int
+    created_at_ms: int
+    seed: int | None  # None until the game has ended: the seed would reveal the deal
+    elapsed_ms: int | None  # server-measured play time: from the deal first shown to the winning move
+
+
+class Snapshot(Struct, frozen=True):
+    """What a socket shows: the player's view at a version, and the deal once the game has ended."""
+
+    game_id: str
+    version: int
+    view: PlayerView
+    elapsed_ms: int | None
+    seed: int | None = None
+    deal: Any = None  # the engine's board at the start, every card shown; only once ended
+
+
+class MoveResult(Struct, frozen=True):
+    answer: MoveAnswer
+    snapshot: Snapshot | None = None  # the state after an accepted move (None when rejected)
