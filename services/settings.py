@@ -27,6 +27,7 @@ class Settings(Struct, frozen=True, kw_only=True):
     ws_impl: str = "websockets-sansio"
     ws_deflate: bool = False  # permessage-deflate costs a zlib context per socket (memory per idle socket)
     log_level: str = "warning"
+    gc_thresholds: tuple[int, int, int] = (50_000, 20, 100)  # Python's default is (700, 10, 10)
 
     def with_overrides(self, **changes: object) -> Settings:
         """A copy with the given fields replaced, skipping the ones that are None."""
