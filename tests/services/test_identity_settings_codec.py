@@ -1,0 +1,64 @@
+"""Guest tokens, settings from the environment, and the event codec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import engine
+from services import codec
+from services.identity import Identity, load_or_create_secret
+from services.settings import Settings, settings_from_environment
+from tests.strategies import random_games, registered_variants
+
+
+def test_tokens_verify_and_forgeries_do_not():
+    identity = Identity(b"one secret")
+    player_id, token = identity.new_guest()
+    assert identity.player_of(token) == player_id
+    other = Identity(b"another secret")
+    assert other.player_of(token) is None
+    signature = token.split(".")[1]
+    for forged in ["", None, player_id, f"{player_id}.", f"g_someone.{signature}", f"{token}.x", token[:-1],
+                   f"x{player_id[1:]}.{signature}"]:
+        assert identity.player_of(forged) is None, forged
+
+
+def test_secret_from_setting_else_created_once_and_kept(tmp_path: Path):
+    assert load_or_create_secret("given", tmp_path) == b"given"
+    assert not (tmp_path / "secret").exists()
+    first = load_or_create_secret(None, tmp_path / "data")
+    assert first and load_or_create_secret(None, tmp_path / "data") == first
+    assert oct((tmp_path / "data" / "secret").stat().st_mode & 0o777) == "0o600"
+
+
+def test_settings_defaults_environment_and_overrides():
+    assert settings_from_environment({}) == Settings()
+    env = {"ARENA_HOST": "0.0.0.0", "ARENA_PORT": "9000", "ARENA_DATA_DIR": "/srv/arena", "REDIS_URL": "redis://x:1/0",
+           "ARENA_SECRET": "s", "ARENA_BENCH_ECHO": "yes"}
+    settings = settings_from_environment(env)
+    assert (settings.host, settings.port, settings.data_dir) == ("0.0.0.0", 9000, Path("/srv/arena"))
+    assert (settings.redis_url, settings.secret, settings.bench_echo) == ("redis://x:1/0", "s", True)
+    assert settings.with_overrides(port=1, host=None).port == 1 and settings.with_overrides(host=None).host == "0.0.0.0"
+    with pytest.raises(SystemExit, match="bad setting"):
+        settings_from_environment({"ARENA_PORT": "eighty"})
+
+
+@given(data=st.data())
+def test_engine_events_round_trip_through_the_codec(data):
+    game, variant = data.draw(st.sampled_from(registered_variants()))
+    _, steps, _ = data.draw(random_games(game, variant, max_moves=20))
+    for _, events in steps:
+        for event in events:
+            entry = codec.event_entry(event)
+            assert entry.type == codec.event_tag(event) and codec.decode_event(entry.data) == event
+
+
+def test_game_created_round_trips():
+    created = codec.GameCreated("wish", {"mode": "open"}, 2**64 - 1, "g_x", 1_700_000_000_000)
+    entry = codec.created_entry(created)
+    assert entry.type == codec.GAME_CREATED and codec.decode_created(entry.data) == created
+    assert engine.initial_state(created.game, created.variant, created.seed) is not None
