@@ -8,10 +8,12 @@ gateway process sees each move; the mover gets its own update directly and skips
 from __future__ import annotations
 
 from litestar import WebSocket
+from redis.exceptions import RedisError
 from litestar.channels import ChannelsPlugin
 
 from ..game_service import GameService, Snapshot
 from ..settings import Settings
+from ..store import StoreError
 from .messages import (
     AcceptedS2C,
     ErrorS2C,
@@ -97,6 +99,8 @@ class GameSocket:
 
     async def on_published(self, data: bytes) -> None:
         header, _, frame = data.partition(b"\n")
+        if not header.isdigit():
+            return  # not one of ours: only gateways publish on game channels
         version = int(header)
         if version <= self.sent_version:
             return  # this socket already showed it (its own move, or a newer snapshot)
@@ -121,7 +125,11 @@ class GameSocket:
         if isinstance(frame, ErrorS2C):
             await self.send(encode_s2c(frame))
         elif isinstance(frame, MoveC2S):
-            await self.on_move(frame)
+            try:
+                await self.on_move(frame)
+            except (StoreError, RedisError) as exc:
+                # Redis is away: nothing is known to be stored. The same move_id may be sent again safely.
+                await self.send(encode_s2c(ErrorS2C("unavailable", f"the move could not be stored now: {exc}")))
         elif isinstance(frame, SyncC2S):
             await self.send_snapshot()
         elif isinstance(frame, PingC2S):
