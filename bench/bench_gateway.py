@@ -207,7 +207,7 @@ async def run(quick: bool) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets on both ends
     gc.freeze()  # the clients' own collector pauses would show up as server latency
-    gc.set_threshold(50_000, 20, 100)
+    gc.set_threshold(20_000, 50, 1000)
     seconds = 3.0 if quick else 10.0
     connected = 1000
     with tempfile.TemporaryDirectory(prefix="bench-gateway-") as folder:
