@@ -17,11 +17,6 @@ from services.redis_server import free_port
 from services.settings import Settings
 from tests.gateway.client import Audit, Client
 
-try:  # the shared Redis fixtures (tests/fixtures/redis.py) once they land
-    from tests.fixtures.redis import redis_server, redis_url  # noqa: F401
-except ImportError:
-    from tests.services.embedded import redis_server, redis_url  # noqa: F401
-
 SECRET = "gateway-test-secret"
 
 
@@ -62,14 +57,14 @@ def gateway_settings(redis_url: str, data_dir: Path, **changes) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def gateway(redis_url, tmp_path_factory):  # noqa: F811
+def gateway(redis_url, tmp_path_factory):
     server = ServerThread(gateway_settings(redis_url, tmp_path_factory.mktemp("gateway"))).start()
     yield server
     server.stop()
 
 
 @pytest.fixture(scope="session")
-def sync_redis_client(redis_url):  # noqa: F811
+def sync_redis_client(redis_url):
     client = sync_redis.Redis.from_url(redis_url)
     yield client
     client.close()

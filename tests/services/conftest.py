@@ -1,4 +1,4 @@
-"""Fixtures for the game service tests: a real Redis (the shared fixture when it exists), a service."""
+"""Fixtures for the game service tests: a service on the session's real Redis (tests/fixtures/redis.py)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,11 @@ import pytest
 from services.game_service import GameService
 from services.store import EventStore
 
-try:  # the shared Redis fixtures (tests/fixtures/redis.py) once they land
-    from tests.fixtures.redis import redis_server, redis_url  # noqa: F401
-except ImportError:
-    from tests.services.embedded import redis_server, redis_url  # noqa: F401
-
 
 @pytest.fixture
-async def redis(redis_url):  # noqa: F811
-    from services.redis_client import open_redis
-
-    client = await open_redis(redis_url)
-    yield client
-    await client.aclose()
+def redis(redis_client):
+    """The service's plain Redis client (the shared `redis_client`)."""
+    return redis_client
 
 
 class Clock:

@@ -146,3 +146,19 @@ async def test_unknown_or_malformed_game_id(service):
     assert await service.summary("0123456789abcdef") is None
     assert await service.summary("{bad}") is None
     assert (await service.submit(ALICE, "nope", "m", 0, it.ResignIntent())).answer.code == "no_such_game"
+
+
+async def test_service_on_a_redis_cluster(redis_cluster):
+    from services.redis_client import open_redis
+
+    client = await open_redis(redis_cluster.url)
+    try:
+        service = GameService(EventStore(client), client)
+        game = await new_wish(service, player="g_cluster")
+        move = first_legal(service, game.id)
+        assert (await service.submit("g_cluster", game.id, "c1", 0, move)).answer.accepted
+        cold = GameService(EventStore(client), client)
+        assert (await cold.summary(game.id)).version == 1
+        assert [s.id for s in await cold.list_games("g_cluster")] == [game.id]
+    finally:
+        await client.aclose()
