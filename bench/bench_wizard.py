@@ -16,12 +16,12 @@ here asserts anything about time.
 
 from __future__ import annotations
 
-import gc
 import random
 import sys
 import time
 
 import engine
+from bench.timing import per_second
 from engine.cards import WIZARD_SUITS, wizard_deck
 from engine.games.wizard import RULES, WizardVariant
 from engine.games.wizard_moves import WizardBoard, plays
@@ -48,32 +48,6 @@ def random_steps(rng: random.Random, variant: dict, moves: int, max_game: int = 
             state, _ = engine.play(intent, state)
         endings[state.status] = endings.get(state.status, 0) + 1
     return steps, endings
-
-
-def per_second(items: list, budget: float, *actions, chunks: int = 20) -> list[float]:
-    """Items per second of each action over the same items, the actions interleaved chunk by chunk
-    so a ratio compares figures taken under the same load. Each (action, chunk) keeps its fastest
-    pass within `budget` s (a slow pass on a shared machine measures the neighbours); gc is off."""
-    if not items:
-        return [float("nan")] * len(actions)
-    size = -(-len(items) // min(chunks, len(items)))
-    parts = [items[i : i + size] for i in range(0, len(items), size)]
-    best = [[float("inf")] * len(parts) for _ in actions]
-    gc.collect()
-    gc.disable()
-    try:
-        started = time.perf_counter()
-        while True:
-            for index, part in enumerate(parts):
-                for which, action in enumerate(actions):
-                    part_started = time.perf_counter()
-                    for item in part:
-                        action(item)
-                    best[which][index] = min(best[which][index], time.perf_counter() - part_started)
-            if time.perf_counter() - started >= budget:
-                return [len(items) / sum(times) for times in best]
-    finally:
-        gc.enable()
 
 
 def random_player_move(step: Step) -> None:

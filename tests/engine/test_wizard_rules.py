@@ -7,8 +7,8 @@ the DECISIONS.md point the test pins.
 from __future__ import annotations
 
 import engine
-from engine.cards import WIZARD_SUITS, wizard_deck
-from engine.intents import CastIntent, DealIntent, LuckIntent, MoveIntent, PairIntent, RecycleIntent, UndoIntent
+from engine.cards import wizard_deck
+from engine.intents import DealIntent, MoveIntent, PairIntent, RecycleIntent, UndoIntent
 from engine.piles import deal_rows
 from engine.shuffle import deal_key, shuffled
 from tests.engine.test_wizard_positions import KINGS, c, draw_order, ok, position, refused, suit_run
