@@ -143,21 +143,49 @@ def move_refusal(board: SpiderBoard, src: int, dst: int, count: int) -> RuleErro
 
 
 def legal_tableau_moves(board: SpiderBoard) -> Iterator[tuple[int, int, int]]:
-    """Every legal (src, dst, count), in src, count, dst order."""
+    """Every legal (src, dst, count), in src, count, dst order.
+
+    Per call, each column's top rank and run length are read once, and the columns a rank may go
+    onto (its rank + 1 on top, or empty) are listed once per rank: this runs for every view.
+    """
     columns = board.columns
-    tops = [pile.cards[-1].rank if len(pile.cards) > pile.down else None for pile in columns]
+    empty: list[int] = []
+    by_top: dict[int, list[int]] = {}
+    for index, pile in enumerate(columns):
+        cards = pile.cards
+        if not cards:
+            empty.append(index)
+        elif len(cards) > pile.down:
+            by_top.setdefault(cards[-1].rank, []).append(index)
+    targets: dict[int, list[int]] = {}  # wanted rank -> columns that take it, in column order
     for src, pile in enumerate(columns):
-        for count in range(1, movable_run(pile) + 1):
-            wanted = pile.cards[-count].rank + 1
-            for dst, top in enumerate(tops):
-                if dst != src and (not columns[dst].cards or top == wanted):
+        run = movable_run(pile)
+        cards = pile.cards
+        for count in range(1, run + 1):
+            wanted = cards[-count].rank + 1
+            onto = targets.get(wanted)
+            if onto is None:
+                onto = targets[wanted] = sorted(by_top.get(wanted, []) + empty) if empty else by_top.get(wanted, [])
+            for dst in onto:
+                if dst != src:
                     yield src, dst, count
 
 
 def any_move_left(board: SpiderBoard) -> bool:
-    if deal_refusal(board) is None:
-        return True
+    if board.stock and all(pile.cards for pile in board.columns):
+        return True  # a deal is possible (deal_refusal's test, without building its message)
     return next(legal_tableau_moves(board), None) is not None
+
+
+# Every tableau move as one shared, immutable intent: the legal list reuses them instead of
+# building a few dozen new ones for each view.
+_MOVE_INTENTS = {
+    (src, dst, count): MoveIntent(COLUMN_NAMES[src], COLUMN_NAMES[dst], count)
+    for src in range(COLUMNS)
+    for dst in range(COLUMNS)
+    for count in range(1, RUN_LENGTH + 1)
+    if src != dst
+}
 
 
 class SpiderRules(GameRules):
@@ -213,9 +241,8 @@ class SpiderRules(GameRules):
 
     def legal_moves(self, state: GameState) -> list[AnyIntent]:
         board: SpiderBoard = state.board
-        moves: list[AnyIntent] = [
-            MoveIntent(COLUMN_NAMES[src], COLUMN_NAMES[dst], count) for src, dst, count in legal_tableau_moves(board)
-        ]
+        intents = _MOVE_INTENTS
+        moves: list[AnyIntent] = [intents[move] for move in legal_tableau_moves(board)]
         if deal_refusal(board) is None:
             moves.append(DealIntent())
         return moves
