@@ -1,11 +1,15 @@
 """The game socket: parse, rate-limit, hand moves to the service, fan updates out. It decides no rule.
 
 One connection watches one game. The owner plays; anyone else authenticated watches read-only.
-Updates reach every socket through the channels plugin (Redis pub/sub), so a spectator on another
-gateway process sees each move; the mover gets its own update directly and skips the echo.
+An update is encoded once per version and the same bytes go to every socket of the game: sockets
+of this process get it directly (fanout.LocalSockets), other gateway processes through the
+channels plugin (Redis pub/sub), which drops this process's own publishes when they come back.
 """
 
 from __future__ import annotations
+
+import asyncio
+from collections import deque
 
 from litestar import WebSocket
 from redis.exceptions import RedisError
@@ -27,10 +31,12 @@ from .messages import (
     decode_c2s,
     encode_s2c,
 )
+from .fanout import BatchingPubSubBackend
 from .rate_limit import TokenBucket
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
+OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped (each view is whole)
 
 
 def channel_of(game_id: str) -> str:
@@ -43,7 +49,8 @@ def update_frame(snapshot: Snapshot) -> bytes:
 
 
 def published(version: int, frame: bytes) -> bytes:
-    """What goes on the channel: the version first, so a socket can skip what it already sent."""
+    """What goes on the channel (after the origin tag): the version first, so a socket can skip
+    what it already sent."""
     return b"%d\n" % version + frame
 
 
@@ -53,6 +60,7 @@ class GameSocket:
         socket: WebSocket,
         service: GameService,
         channels: ChannelsPlugin,
+        fanout: BatchingPubSubBackend,
         settings: Settings,
         game_id: str,
         viewer_id: str,
@@ -60,28 +68,37 @@ class GameSocket:
         self.socket = socket
         self.service = service
         self.channels = channels
+        self.fanout = fanout
         self.settings = settings
         self.game_id = game_id
         self.viewer_id = viewer_id
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.sent_version = -1  # the newest version this socket has shown
         self.flooding = False
+        self.outbox: deque[bytes] = deque(maxlen=OUTBOX_LIMIT)
+        self.draining: asyncio.Task | None = None
 
     async def send(self, frame: bytes) -> None:
         await self.socket.send_text(frame.decode())
 
     async def run(self) -> None:
         channel = channel_of(self.game_id)
-        # Subscribe before the snapshot so no update can fall between them.
-        async with self.channels.start_subscription(channel) as subscriber:
-            if not await self.send_snapshot():
-                return
-            async with subscriber.run_in_background(self.on_published):
-                while True:
-                    message = await self.socket.receive()
-                    if message["type"] == "websocket.disconnect":
-                        return
-                    await self.on_frame(message.get("text") or message.get("bytes") or b"")
+        # Listen (locally and on Redis) before the snapshot so no update can fall between them.
+        self.fanout.local.add(channel, self)
+        try:
+            async with self.channels.start_subscription(channel) as subscriber:
+                if not await self.send_snapshot():
+                    return
+                async with subscriber.run_in_background(self.on_published):
+                    while True:
+                        message = await self.socket.receive()
+                        if message["type"] == "websocket.disconnect":
+                            return
+                        await self.on_frame(message.get("text") or message.get("bytes") or b"")
+        finally:
+            self.fanout.local.discard(channel, self)
+            if self.draining is not None:
+                self.draining.cancel()
 
     async def send_snapshot(self) -> bool:
         opened = await self.service.open_for(self.game_id, self.viewer_id)
@@ -98,17 +115,29 @@ class GameSocket:
         return True
 
     async def on_published(self, data: bytes) -> None:
+        """A message from another gateway process (this process's own never get here)."""
         header, _, frame = data.partition(b"\n")
-        if not header.isdigit():
-            return  # not one of ours: only gateways publish on game channels
-        version = int(header)
+        _, _, version = header.rpartition(b" ")  # "<origin> <version>"
+        if version.isdigit():  # else not one of ours: only gateways publish on game channels
+            self.push(int(version), frame)
+
+    def push(self, version: int, frame: bytes) -> None:
+        """Queue an update for this socket unless it already showed that version; sends keep order."""
         if version <= self.sent_version:
             return  # this socket already showed it (its own move, or a newer snapshot)
         self.sent_version = version
+        self.outbox.append(frame)
+        if self.draining is None:
+            self.draining = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
         try:
-            await self.send(frame)
+            while self.outbox:
+                await self.send(self.outbox.popleft())
         except Exception:  # the socket closed under us; the receive loop ends the connection
-            pass
+            self.outbox.clear()
+        finally:
+            self.draining = None
 
     async def on_frame(self, data: str | bytes) -> None:
         if not self.bucket.take():
@@ -117,6 +146,8 @@ class GameSocket:
                 await self.send(encode_s2c(ErrorS2C("rate_limited", "too many frames; this one was dropped")))
             return
         self.flooding = False
+        self.outbox: deque[bytes] = deque(maxlen=OUTBOX_LIMIT)
+        self.draining: asyncio.Task | None = None
         if len(data) > self.settings.max_frame_bytes:
             limit = self.settings.max_frame_bytes
             await self.send(encode_s2c(ErrorS2C("frame_too_big", f"frames are limited to {limit} bytes")))
@@ -146,6 +177,8 @@ class GameSocket:
         if snapshot is None or snapshot.version <= self.sent_version:
             return  # a retry of a move this socket already showed
         update = update_frame(snapshot)
-        self.channels.publish(published(snapshot.version, update), channel_of(self.game_id))
+        channel = channel_of(self.game_id)
+        self.fanout.queue_publish(self.fanout.tagged(published(snapshot.version, update)), [channel])
+        self.fanout.local.deliver(channel, snapshot.version, update, skip=self)
         self.sent_version = snapshot.version
         await self.send(update)

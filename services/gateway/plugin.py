@@ -43,8 +43,9 @@ class ArenaPlugin(InitPluginProtocol):
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
         self.pubsub_redis = aioredis.Redis.from_url(plain_url)
+        self.fanout = BatchingPubSubBackend(redis=self.pubsub_redis)
         self.channels = ChannelsPlugin(
-            backend=BatchingPubSubBackend(redis=self.pubsub_redis),
+            backend=self.fanout,
             arbitrary_channels_allowed=True,
             subscriber_max_backlog=256,
             subscriber_backlog_strategy="dropleft",  # a slow socket loses old updates, then resyncs
@@ -65,7 +66,7 @@ class ArenaPlugin(InitPluginProtocol):
             await self.pubsub_redis.aclose()
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
-        settings, identity = self.settings, self.identity
+        settings, identity, fanout = self.settings, self.identity, self.fanout
         app_config = self.channels.on_app_init(app_config)
         app_config.lifespan.insert(0, self.lifespan)  # entered before channels, left after them
         app_config.dependencies.update(
@@ -73,11 +74,17 @@ class ArenaPlugin(InitPluginProtocol):
                 "service": Provide(_service, sync_to_thread=False),
                 "identity": Provide(lambda: identity, use_cache=True, sync_to_thread=False),
                 "settings": Provide(lambda: settings, use_cache=True, sync_to_thread=False),
+                "fanout": Provide(lambda: fanout, use_cache=True, sync_to_thread=False),
                 "player_id": Provide(current_player),
             }
         )
         app_config.signature_namespace.update(
-            {"GameService": GameService, "Identity": Identity, "Settings": Settings}
+            {
+                "GameService": GameService,
+                "Identity": Identity,
+                "Settings": Settings,
+                "BatchingPubSubBackend": BatchingPubSubBackend,
+            }
         )
         app_config.exception_handlers[ApiError] = api_error_response
         app_config.route_handlers.extend([PlayersController, GamesController, health, ready, game_socket])

@@ -10,6 +10,7 @@ from litestar.params import FromPath
 from ..game_service import GameService
 from ..identity import Identity
 from ..settings import Settings
+from .fanout import BatchingPubSubBackend
 from .game_socket import CLOSE_UNAUTHORIZED, GameSocket
 from .messages import ErrorS2C, encode_s2c
 
@@ -20,6 +21,7 @@ async def game_socket(
     game_id: FromPath[str],
     service: NamedDependency[GameService],
     channels: NamedDependency[ChannelsPlugin],
+    fanout: NamedDependency[BatchingPubSubBackend],
     settings: NamedDependency[Settings],
     identity: NamedDependency[Identity],
 ) -> None:
@@ -30,7 +32,7 @@ async def game_socket(
         await socket.send_text(encode_s2c(ErrorS2C("unauthorized", "connect with ?token=<token>")).decode())
         await socket.close(CLOSE_UNAUTHORIZED, "unauthorized")
         return
-    await GameSocket(socket, service, channels, settings, game_id, viewer_id).run()
+    await GameSocket(socket, service, channels, fanout, settings, game_id, viewer_id).run()
 
 
 @websocket("/ws/echo")

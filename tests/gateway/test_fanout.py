@@ -1,0 +1,84 @@
+"""The fan-out backend on a real Redis: it publishes only when another process listens, and drops
+its own publishes when they come back (its local sockets had them directly)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+from services.gateway.fanout import BatchingPubSubBackend, LocalSockets
+from tests.fixtures.redis import unique_id
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.got: list[tuple[int, bytes]] = []
+
+    def push(self, version: int, frame: bytes) -> None:
+        self.got.append((version, frame))
+
+
+
+
+async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
+    channel = unique_id("arena:updates:")
+    ours = aioredis.Redis.from_url(redis_url)
+    other = aioredis.Redis.from_url(redis_url)
+    backend = BatchingPubSubBackend(redis=ours)
+    other_pubsub = other.pubsub()
+    try:
+        await backend.subscribe([channel])  # this process watches the game too
+        backend.local.add(channel, Sink())
+        events = backend.stream_events()
+        # No other process listens: nothing is published, so nothing comes back to us either.
+        assert await backend._run_publishes([(channel, backend.tagged(b"1\nalone"), 1)]) == [0]
+        # Another process subscribes: the next update reaches it; our copy is dropped by its tag,
+        # while a foreign message on the same channel still comes through to our sockets.
+        await other_pubsub.subscribe(channel)
+        assert (await other_pubsub.get_message(timeout=2))["type"] == "subscribe"
+        assert await backend._run_publishes([(channel, backend.tagged(b"2\nshared"), 1)]) == [2]
+        seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
+        assert seen["data"] == backend.tagged(b"2\nshared")
+        assert await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2) is None
+        await other.publish(channel, b"elsewhere 3\nforeign")
+        got = await asyncio.wait_for(anext(events), 2)
+        assert got == (channel, b"elsewhere 3\nforeign")  # "alone" never came, "shared" was dropped
+        await events.aclose()
+    finally:
+        await other_pubsub.aclose()
+        await backend.on_shutdown()
+        await ours.aclose()
+        await other.aclose()
+
+
+async def test_the_script_is_loaded_again_after_redis_forgets_it(redis_url):
+    channel = unique_id("arena:updates:")
+    ours = aioredis.Redis.from_url(redis_url)
+    other = aioredis.Redis.from_url(redis_url)
+    backend = BatchingPubSubBackend(redis=ours)
+    other_pubsub = other.pubsub()
+    try:
+        await other_pubsub.subscribe(channel)
+        await other_pubsub.get_message(timeout=2)
+        await ours.script_flush()
+        assert await backend._run_publishes([(channel, backend.tagged(b"1\nagain"), 0)]) == [1]
+        seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
+        assert seen is not None and seen["data"] == backend.tagged(b"1\nagain")
+    finally:
+        await other_pubsub.aclose()
+        await ours.aclose()
+        await other.aclose()
+
+
+def test_local_sockets_deliver_to_every_socket_of_the_game_but_the_mover():
+    local = LocalSockets()
+    mover, spectator, elsewhere = Sink(), Sink(), Sink()
+    local.add("g1", mover)
+    local.add("g1", spectator)
+    local.add("g2", elsewhere)
+    local.deliver("g1", 4, b"frame", skip=mover)
+    assert (mover.got, spectator.got, elsewhere.got) == ([], [(4, b"frame")], [])
+    local.discard("g1", mover)
+    local.discard("g1", spectator)
+    assert not local.watching("g1") and local.watching("g2")
