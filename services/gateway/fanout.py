@@ -3,14 +3,14 @@
 - Publishes are queued and a flusher sends everything queued as one pipeline (one Redis round
   trip for many moves, not one per move).
 - Local sockets get updates straight from the process that made the move (`LocalSockets`), so
-  pub/sub is only for OTHER gateway processes. Each publish runs a small script that publishes
-  only when the channel has a subscriber besides this process; when it does, the message comes
-  back to us too and is dropped by its origin tag before anything else looks at it.
+  pub/sub is only for OTHER gateway processes. Each flush asks Redis (one PUBSUB NUMSUB for the
+  batch) which channels have a subscriber besides this process and publishes only on those; the
+  message then comes back to us too and is dropped by its origin tag before any dispatch.
 - Subscribing is the base class's.
 
 Why "no other subscriber, no publish" is safe: a socket subscribes before it reads its snapshot.
-A subscriber that the script does not count subscribed after the move was stored, so its
-snapshot already shows the move.
+NUMSUB is asked after the move was stored, so a subscriber it does not count subscribed later,
+and its snapshot already shows the move.
 """
 
 from __future__ import annotations
@@ -21,17 +21,6 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from litestar.channels.backends.redis import RedisChannelsPubSubBackend
-from redis.exceptions import NoScriptError
-
-# ARGV: channel, message, subscribers that are this process (0 or 1). Channel as ARGV, not KEYS:
-# a channel is no key, and on a cluster node a key in KEYS must belong to that node's slots.
-PUBLISH_IF_OTHERS_LISTEN = """
-local listening = redis.call('PUBSUB', 'NUMSUB', ARGV[1])[2]
-if listening > tonumber(ARGV[3]) then
-  return redis.call('PUBLISH', ARGV[1], ARGV[2])
-end
-return 0
-"""
 
 
 class UpdateSink(Protocol):
@@ -71,7 +60,6 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
         self._publisher = redis
         self._queue: list[tuple[bytes, list[str]]] = []
         self._flushing: asyncio.Task | None = None
-        self._publish_if_others = redis.register_script(PUBLISH_IF_OTHERS_LISTEN)
         self.origin = secrets.token_hex(6).encode() + b" "  # this process's tag on what it publishes
         self.local = LocalSockets()
 
@@ -94,11 +82,7 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
         try:
             while self._queue:
                 batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
-                commands = [
-                    (channel, data, 1 if self.local.watching(channel) else 0)
-                    for data, channels in batch
-                    for channel in channels
-                ]
+                commands = [(channel, data) for data, channels in batch for channel in channels]
                 try:
                     await self._run_publishes(commands)
                 except Exception:  # noqa: BLE001  an update lost in fan-out is recovered by the client's resync
@@ -106,24 +90,25 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
         finally:
             self._flushing = None
 
-    async def _run_publishes(self, commands: list[tuple[str, bytes, int]]) -> list:
-        """One pipeline of EVALSHA; the script is loaded once, and again if Redis lost it (a restart).
+    async def _run_publishes(self, commands: list[tuple[str, bytes]]) -> list[int]:
+        """Ask once which channels have a subscriber besides this process (one small PUBSUB NUMSUB
+        for the whole batch), then publish only on those, as one pipeline.
 
         Returns, per command, how many subscribers got it (0: nobody else listened, not published)."""
-        sha = self._publish_if_others.sha
+        channels = list(dict.fromkeys(channel for channel, _ in commands))
+        counts = dict(await self._publisher.pubsub_numsub(*channels))
+        others = {
+            channel for channel in channels
+            if counts.get(channel.encode(), 0) > (1 if self.local.watching(channel) else 0)
+        }
+        wanted = [(channel, data) for channel, data in commands if channel in others]
+        if not wanted:
+            return [0] * len(commands)
         pipe = self._publisher.pipeline(transaction=False)
-        for channel, data, mine in commands:
-            pipe.evalsha(sha, 0, channel, data, mine)
-        results = await pipe.execute(raise_on_error=False)
-        missing = [cmd for cmd, result in zip(commands, results) if isinstance(result, NoScriptError)]
-        if missing:
-            await self._publisher.script_load(PUBLISH_IF_OTHERS_LISTEN)
-            pipe = self._publisher.pipeline(transaction=False)
-            for channel, data, mine in missing:
-                pipe.evalsha(sha, 0, channel, data, mine)
-            again = iter(await pipe.execute())
-            results = [next(again) if isinstance(result, NoScriptError) else result for result in results]
-        return results
+        for channel, data in wanted:
+            pipe.publish(channel, data)
+        receivers = iter(await pipe.execute())
+        return [next(receivers) if channel in others else 0 for channel, _ in commands]
 
     async def stream_events(self):
         """As the base class's, minus a set difference over every subscribed channel per message

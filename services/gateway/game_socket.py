@@ -79,7 +79,8 @@ class GameSocket:
         self.draining: asyncio.Task | None = None
 
     async def send(self, frame: bytes) -> None:
-        await self.socket.send_text(frame.decode())
+        # The ASGI event itself: send_text's checks and copies are per frame, twice per move.
+        await self.socket.send({"type": "websocket.send", "text": frame.decode()})
 
     async def run(self) -> None:
         channel = channel_of(self.game_id)
