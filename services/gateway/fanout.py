@@ -6,7 +6,8 @@
   pub/sub is only for OTHER gateway processes. Each flush asks Redis (one PUBSUB NUMSUB for the
   batch) which channels have a subscriber besides this process and publishes only on those; the
   message then comes back to us too and is dropped by its origin tag before any dispatch.
-- Subscribing is the base class's.
+- Other processes' updates are parsed once and pushed to this process's sockets of the game; the
+  plugin's per-socket subscriber queues stay empty. Subscribing is the base class's.
 
 Why "no other subscriber, no publish" is safe: a socket subscribes before it reads its snapshot.
 NUMSUB is asked after the move was stored, so a subscriber it does not count subscribed later,
@@ -50,6 +51,13 @@ class LocalSockets:
         for sink in tuple(self._by_channel.get(channel, ())):
             if sink is not skip:
                 sink.push(version, frame)
+
+    def deliver_published(self, channel: str, data: bytes) -> None:
+        """A message from another process: "<origin> <version>\n<frame>"; the same bytes to every socket."""
+        header, _, frame = data.partition(b"\n")
+        _, _, version = header.rpartition(b" ")
+        if version.isdigit():  # else not one of ours: only gateways publish on game channels
+            self.deliver(channel, int(version), frame)
 
 
 class BatchingPubSubBackend(RedisChannelsPubSubBackend):
@@ -111,9 +119,16 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
         return [next(receivers) if channel in others else 0 for channel, _ in commands]
 
     async def stream_events(self):
-        """As the base class's, minus a set difference over every subscribed channel per message
-        (O(subscribed games) each: it dominated fan-out with a thousand games open), and minus
-        this process's own publishes (its sockets had them directly)."""
+        """Hands the plugin nothing: other processes' updates go straight to this process's sockets
+        (`local`), so a socket needs no subscriber queue and no task of its own. The plugin still
+        counts subscriptions per channel and (un)subscribes on Redis."""
+        await self._dispatch_forever()
+        yield  # never reached; makes this the async generator the plugin iterates
+
+    async def _dispatch_forever(self) -> None:
+        """As the base class's loop, minus a set difference over every subscribed channel per
+        message (O(subscribed games) each: it dominated fan-out with a thousand games open), and
+        minus this process's own publishes (its sockets had them directly)."""
         pubsub = self._pub_sub
         origin = self.origin
         while True:
@@ -127,7 +142,7 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
             channel = message["channel"]
             # Unsubscribing is queued: a message may still arrive for a channel we are leaving.
             if channel in pubsub.channels and channel not in pubsub.pending_unsubscribe_channels:
-                yield channel.decode(), data
+                self.local.deliver_published(channel.decode(), data)
 
     async def on_shutdown(self) -> None:
         if self._flushing is not None:

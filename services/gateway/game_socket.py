@@ -75,7 +75,7 @@ class GameSocket:
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.sent_version = -1  # the newest version this socket has shown
         self.flooding = False
-        self.outbox: deque[bytes] = deque(maxlen=OUTBOX_LIMIT)
+        self.outbox: deque[bytes] | None = None  # made on the first pushed update (idle sockets: none)
         self.draining: asyncio.Task | None = None
 
     async def send(self, frame: bytes) -> None:
@@ -87,15 +87,14 @@ class GameSocket:
         # Listen (locally and on Redis) before the snapshot so no update can fall between them.
         self.fanout.local.add(channel, self)
         try:
-            async with self.channels.start_subscription(channel) as subscriber:
+            async with self.channels.start_subscription(channel):  # Redis, for other processes' moves
                 if not await self.send_snapshot():
                     return
-                async with subscriber.run_in_background(self.on_published):
-                    while True:
-                        message = await self.socket.receive()
-                        if message["type"] == "websocket.disconnect":
-                            return
-                        await self.on_frame(message.get("text") or message.get("bytes") or b"")
+                while True:
+                    message = await self.socket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    await self.on_frame(message.get("text") or message.get("bytes") or b"")
         finally:
             self.fanout.local.discard(channel, self)
             if self.draining is not None:
@@ -115,18 +114,13 @@ class GameSocket:
         await self.send(encode_s2c(frame))
         return True
 
-    async def on_published(self, data: bytes) -> None:
-        """A message from another gateway process (this process's own never get here)."""
-        header, _, frame = data.partition(b"\n")
-        _, _, version = header.rpartition(b" ")  # "<origin> <version>"
-        if version.isdigit():  # else not one of ours: only gateways publish on game channels
-            self.push(int(version), frame)
-
     def push(self, version: int, frame: bytes) -> None:
         """Queue an update for this socket unless it already showed that version; sends keep order."""
         if version <= self.sent_version:
             return  # this socket already showed it (its own move, or a newer snapshot)
         self.sent_version = version
+        if self.outbox is None:
+            self.outbox = deque(maxlen=OUTBOX_LIMIT)
         self.outbox.append(frame)
         if self.draining is None:
             self.draining = asyncio.get_running_loop().create_task(self._drain())
@@ -147,8 +141,6 @@ class GameSocket:
                 await self.send(encode_s2c(ErrorS2C("rate_limited", "too many frames; this one was dropped")))
             return
         self.flooding = False
-        self.outbox: deque[bytes] = deque(maxlen=OUTBOX_LIMIT)
-        self.draining: asyncio.Task | None = None
         if len(data) > self.settings.max_frame_bytes:
             limit = self.settings.max_frame_bytes
             await self.send(encode_s2c(ErrorS2C("frame_too_big", f"frames are limited to {limit} bytes")))
