@@ -97,5 +97,12 @@ def rules_for(game_id: str) -> GameRules | RuleError:
     return rules
 
 
+_games_imported = False  # rules_for runs several times per move: skip the import statement after the first
+
+
 def _load_games() -> None:
-    from . import games  # noqa: F401  (importing the package registers every game)
+    global _games_imported
+    if not _games_imported:
+        from . import games  # noqa: F401  (importing the package registers every game)
+
+        _games_imported = True
