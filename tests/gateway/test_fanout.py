@@ -56,6 +56,29 @@ async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
         await other.aclose()
 
 
+async def test_a_process_alone_publishes_nothing_until_another_says_hello(redis_url):
+    first_client, second_client = aioredis.Redis.from_url(redis_url), aioredis.Redis.from_url(redis_url)
+    first, second = BatchingPubSubBackend(redis=first_client), BatchingPubSubBackend(redis=second_client)
+    dispatching = None
+    try:
+        await first.on_startup()
+        alone = first.alone  # other gateways of this test session may share the Redis
+        dispatching = asyncio.get_running_loop().create_task(anext(first.stream_events()))
+        if alone:
+            first.queue_publish(first.tagged(b"1\nframe"), ["arena:updates:x"])
+            assert first._queue == [] and first._flushing is None
+        # The second process's startup returns only once the first has answered, and by then the
+        # first publishes again (it is no longer alone).
+        await asyncio.wait_for(second.on_startup(), 5)
+        assert second._acks >= 1 and not second.alone and not first.alone
+    finally:
+        if dispatching is not None:
+            dispatching.cancel()
+        for backend, client in ((first, first_client), (second, second_client)):
+            await backend.on_shutdown()
+            await client.aclose()
+
+
 def test_local_sockets_deliver_to_every_socket_of_the_game_but_the_mover():
     local = LocalSockets()
     mover, spectator, elsewhere = Sink(), Sink(), Sink()
