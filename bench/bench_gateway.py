@@ -121,12 +121,19 @@ class Player:
 async def measure(server: Server, seconds: float, work) -> tuple[int, list[float], float, float, float]:
     """Run `work(deadline, latencies)` tasks; (count, latencies, wall, server CPU %, redis CPU %)."""
     latencies: list[float] = []
+    # No client collections while measuring: a pause of the bench's own loop (up to tens of ms
+    # with a thousand sockets) would be read as server latency. Collected after, outside the phase.
+    gc.disable()
     cpu0, redis0 = server.cpu_seconds()
     client0 = sum(CLIENT.cpu_times()[:2])
     started = time.perf_counter()
-    counts = await work(started + seconds, latencies)
+    try:
+        counts = await work(started + seconds, latencies)
+    finally:
+        gc.enable()
     wall = time.perf_counter() - started
     cpu1, redis1 = server.cpu_seconds()
+    gc.collect()
     client = 100 * (sum(CLIENT.cpu_times()[:2]) - client0) / wall
     print(f"   (bench clients' own CPU {client:5.1f}%: they share the machine with the server)", flush=True)
     return sum(counts), latencies, wall, 100 * (cpu1 - cpu0) / wall, 100 * (redis1 - redis0) / wall
