@@ -114,11 +114,14 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
         elif said == b"ack " + self.origin:
             self._acks += 1
 
-    def tagged(self, data: bytes) -> bytes:
-        return self.origin + data
+    def update_message(self, version: int, frame: bytes) -> bytes:
+        """What goes on a game channel: this process's origin tag, then the version (so a socket
+        skips what it already showed), then the frame every socket gets."""
+        return self.origin + b"%d\n" % version + frame
 
-    def is_own(self, data: bytes) -> bool:
-        return data.startswith(self.origin)
+    def publish_update(self, channel: str, version: int, frame: bytes) -> None:
+        if not self.alone:  # alone, no other process can be watching: build nothing
+            self.queue_publish(self.update_message(version, frame), [channel])
 
     async def publish(self, data: bytes, channels: Iterable[str]) -> None:
         self.queue_publish(data, channels)
