@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from litestar.channels.backends.redis import RedisChannelsPubSubBackend
+from redis.exceptions import RedisError
 
 GATEWAYS = "arena:gateways"  # every gateway process listens here: "<origin> hello", "<origin> ack <origin> "
 ACK_WAIT_SECONDS = 3.0
@@ -78,14 +79,34 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
         # move publishes nothing at all (no NUMSUB either). See on_startup for why that is safe.
         self.alone = True
         self._acks = 0
+        self._listening: asyncio.Task | None = None
 
     async def on_startup(self) -> None:
         """Say hello on GATEWAYS and wait until every running gateway process has answered.
 
         A process that hears a hello stops being `alone` BEFORE it answers. So every move it
         decided not to publish was stored before this process takes any socket, and the
-        snapshots this process's sockets read later show those moves.
+        snapshots this process's sockets read later show those moves. If Redis cannot be asked, this
+        process assumes others exist (it then asks PUBSUB NUMSUB per flush, as before).
         """
+        try:
+            await self._announce()
+        except (RedisError, OSError):
+            self.alone = False
+            self._listening = asyncio.get_running_loop().create_task(self._listen_on_gateways_later())
+
+    async def _listen_on_gateways_later(self) -> None:
+        """After a failed start: subscribe to GATEWAYS once Redis answers, so newcomers count us."""
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self._pub_sub.subscribe(GATEWAYS)
+                self._has_subscribed.set()
+                return
+            except (RedisError, OSError):
+                continue
+
+    async def _announce(self) -> None:
         pubsub = self._pub_sub
         await pubsub.subscribe(GATEWAYS)
         self._has_subscribed.set()
@@ -197,6 +218,8 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
                 self.local.deliver_published(channel.decode(), data)
 
     async def on_shutdown(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
         if self._flushing is not None:
             await asyncio.shield(self._flushing)
         await super().on_shutdown()

@@ -116,3 +116,14 @@ def test_spectators_on_this_process_see_every_update_in_order_while_they_ping(al
         assert [u["version"] for u in updates] == [1, 2, 3, 4] and updates[-1]["view"] == view
     for s in (sock, busy, quiet):
         s.close()
+
+
+async def test_a_process_that_cannot_announce_itself_assumes_others_and_listens_later():
+    client = aioredis.Redis.from_url("redis://127.0.0.1:1")  # nothing listens there
+    backend = BatchingPubSubBackend(redis=client)
+    try:
+        await backend.on_startup()
+        assert not backend.alone and backend._listening is not None  # it publishes (with NUMSUB)
+    finally:
+        await backend.on_shutdown()
+        await client.aclose()
