@@ -3,8 +3,7 @@
 - Publishes are queued and a flusher sends everything queued as one pipeline (one Redis round
   trip for many moves, not one per move).
 - Local sockets get updates straight from the process that made the move (`LocalSockets`), so
-  pub/sub is only for OTHER gateway processes. A process that knows of no other (they announce
-  themselves on GATEWAYS at startup) publishes nothing. Otherwise each flush asks Redis (one PUBSUB NUMSUB for the
+  pub/sub is only for OTHER gateway processes. Each flush asks Redis (one PUBSUB NUMSUB for the
   batch) which channels have a subscriber besides this process and publishes only on those; the
   message then comes back to us too and is dropped by its origin tag before any dispatch.
 - Other processes' updates are parsed once and pushed to this process's sockets of the game; the
@@ -23,10 +22,6 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from litestar.channels.backends.redis import RedisChannelsPubSubBackend
-from redis.exceptions import RedisError
-
-GATEWAYS = "arena:gateways"  # every gateway process listens here: "<origin> hello", "<origin> ack <origin> "
-ACK_WAIT_SECONDS = 3.0
 
 
 class UpdateSink(Protocol):
@@ -75,82 +70,18 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
         self._flushing: asyncio.Task | None = None
         self.origin = secrets.token_hex(6).encode() + b" "  # this process's tag on what it publishes
         self.local = LocalSockets()
-        # True until another gateway process is known: then nobody else can be watching, and a
-        # move publishes nothing at all (no NUMSUB either). See on_startup for why that is safe.
-        self.alone = True
-        self._acks = 0
-        self._listening: asyncio.Task | None = None
 
-    async def on_startup(self) -> None:
-        """Say hello on GATEWAYS and wait until every running gateway process has answered.
+    def tagged(self, data: bytes) -> bytes:
+        return self.origin + data
 
-        A process that hears a hello stops being `alone` BEFORE it answers. So every move it
-        decided not to publish was stored before this process takes any socket, and the
-        snapshots this process's sockets read later show those moves. If Redis cannot be asked, this
-        process assumes others exist (it then asks PUBSUB NUMSUB per flush, as before).
-        """
-        try:
-            await self._announce()
-        except (RedisError, OSError):
-            self.alone = False
-            self._listening = asyncio.get_running_loop().create_task(self._listen_on_gateways_later())
-
-    async def _listen_on_gateways_later(self) -> None:
-        """After a failed start: subscribe to GATEWAYS once Redis answers, so newcomers count us."""
-        while True:
-            await asyncio.sleep(1.0)
-            try:
-                await self._pub_sub.subscribe(GATEWAYS)
-                self._has_subscribed.set()
-                return
-            except (RedisError, OSError):
-                continue
-
-    async def _announce(self) -> None:
-        pubsub = self._pub_sub
-        await pubsub.subscribe(GATEWAYS)
-        self._has_subscribed.set()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + ACK_WAIT_SECONDS
-        while loop.time() < deadline:  # our subscription first, so the hello's count includes us
-            message = await pubsub.get_message(timeout=deadline - loop.time())
-            if message is not None and message["type"] == "subscribe":
-                break
-        others = await self._publisher.publish(GATEWAYS, self.origin + b"hello") - 1
-        if others > 0:
-            self.alone = False
-        while self._acks < others and loop.time() < deadline:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=deadline - loop.time())
-            if message is not None and message["channel"] == GATEWAYS.encode():
-                self._on_gateways(message["data"])
-
-    def _on_gateways(self, data: bytes) -> None:
-        sender, said = data[: len(self.origin)], data[len(self.origin) :]
-        if sender == self.origin:
-            return
-        if said == b"hello":
-            self.alone = False  # before the answer: see on_startup
-            answer = self.origin + b"ack " + sender
-            asyncio.get_running_loop().create_task(self._publisher.publish(GATEWAYS, answer))
-        elif said == b"ack " + self.origin:
-            self._acks += 1
-
-    def update_message(self, version: int, frame: bytes) -> bytes:
-        """What goes on a game channel: this process's origin tag, then the version (so a socket
-        skips what it already showed), then the frame every socket gets."""
-        return self.origin + b"%d\n" % version + frame
-
-    def publish_update(self, channel: str, version: int, frame: bytes) -> None:
-        if not self.alone:  # alone, no other process can be watching: build nothing
-            self.queue_publish(self.update_message(version, frame), [channel])
+    def is_own(self, data: bytes) -> bool:
+        return data.startswith(self.origin)
 
     async def publish(self, data: bytes, channels: Iterable[str]) -> None:
         self.queue_publish(data, channels)
 
     def queue_publish(self, data: bytes, channels: Iterable[str]) -> None:
         """Queue without awaiting anything (the move path calls this directly, no plugin task hop)."""
-        if self.alone:
-            return  # no other gateway process exists: this process's sockets had the update
         self._queue.append((data, list(set(channels))))
         if self._flushing is None:
             self._flushing = asyncio.get_running_loop().create_task(self._flush())
@@ -200,7 +131,6 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
         minus this process's own publishes (its sockets had them directly)."""
         pubsub = self._pub_sub
         origin = self.origin
-        gateways = GATEWAYS.encode()
         while True:
             await self._has_subscribed.wait()
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
@@ -210,16 +140,11 @@ class BatchingPubSubBackend(RedisChannelsPubSubBackend):
             if data.startswith(origin):
                 continue
             channel = message["channel"]
-            if channel == gateways:
-                self._on_gateways(data)
-                continue
             # Unsubscribing is queued: a message may still arrive for a channel we are leaving.
             if channel in pubsub.channels and channel not in pubsub.pending_unsubscribe_channels:
                 self.local.deliver_published(channel.decode(), data)
 
     async def on_shutdown(self) -> None:
-        if self._listening is not None:
-            self._listening.cancel()
         if self._flushing is not None:
             await asyncio.shield(self._flushing)
         await super().on_shutdown()

@@ -48,6 +48,12 @@ def update_frame(snapshot: Snapshot) -> bytes:
     return encode_s2c(UpdateS2C(s.game_id, s.version, s.view, s.elapsed_ms, s.seed, s.deal))
 
 
+def published(version: int, frame: bytes) -> bytes:
+    """What goes on the channel (after the origin tag): the version first, so a socket can skip
+    what it already sent."""
+    return b"%d\n" % version + frame
+
+
 class GameSocket:
     def __init__(
         self,
@@ -165,7 +171,7 @@ class GameSocket:
             return  # a retry of a move this socket already showed
         update = update_frame(snapshot)
         channel = channel_of(self.game_id)
-        self.fanout.publish_update(channel, snapshot.version, update)
+        self.fanout.queue_publish(self.fanout.tagged(published(snapshot.version, update)), [channel])
         self.fanout.local.deliver(channel, snapshot.version, update, skip=self)
         self.sent_version = snapshot.version
         await self.send(update)

@@ -33,14 +33,14 @@ async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
         backend.local.add(channel, sink)
         dispatching = asyncio.get_running_loop().create_task(anext(backend.stream_events()))
         # No other process listens: nothing is published, so nothing comes back to us either.
-        assert await backend._run_publishes([(channel, backend.update_message(1, b"alone"))]) == [0]
+        assert await backend._run_publishes([(channel, backend.tagged(b"1\nalone"))]) == [0]
         # Another process subscribes: the next update reaches it; our copy is dropped by its tag,
         # while a foreign message on the same channel still comes through to our sockets.
         await other_pubsub.subscribe(channel)
         assert (await other_pubsub.get_message(timeout=2))["type"] == "subscribe"
-        assert await backend._run_publishes([(channel, backend.update_message(2, b"shared"))]) == [2]
+        assert await backend._run_publishes([(channel, backend.tagged(b"2\nshared"))]) == [2]
         seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
-        assert seen["data"] == backend.update_message(2, b"shared")
+        assert seen["data"] == backend.tagged(b"2\nshared")
         assert await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2) is None
         await other.publish(channel, b"elsewhere 3\nforeign")
         for _ in range(200):
@@ -56,29 +56,6 @@ async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
         await other.aclose()
 
 
-async def test_a_process_alone_publishes_nothing_until_another_says_hello(redis_url):
-    first_client, second_client = aioredis.Redis.from_url(redis_url), aioredis.Redis.from_url(redis_url)
-    first, second = BatchingPubSubBackend(redis=first_client), BatchingPubSubBackend(redis=second_client)
-    dispatching = None
-    try:
-        await first.on_startup()
-        alone = first.alone  # other gateways of this test session may share the Redis
-        dispatching = asyncio.get_running_loop().create_task(anext(first.stream_events()))
-        if alone:
-            first.publish_update("arena:updates:x", 1, b"frame")
-            assert first._queue == [] and first._flushing is None
-        # The second process's startup returns only once the first has answered, and by then the
-        # first publishes again (it is no longer alone).
-        await asyncio.wait_for(second.on_startup(), 5)
-        assert second._acks >= 1 and not second.alone and not first.alone
-    finally:
-        if dispatching is not None:
-            dispatching.cancel()
-        for backend, client in ((first, first_client), (second, second_client)):
-            await backend.on_shutdown()
-            await client.aclose()
-
-
 def test_local_sockets_deliver_to_every_socket_of_the_game_but_the_mover():
     local = LocalSockets()
     mover, spectator, elsewhere = Sink(), Sink(), Sink()
@@ -87,11 +64,6 @@ def test_local_sockets_deliver_to_every_socket_of_the_game_but_the_mover():
     local.add("g2", elsewhere)
     local.deliver("g1", 4, b"frame", skip=mover)
     assert (mover.got, spectator.got, elsewhere.got) == ([], [(4, b"frame")], [])
-    # From another process: "<origin> <version>\n<frame>", as BatchingPubSubBackend.update_message builds it.
-    message = BatchingPubSubBackend(redis=aioredis.Redis()).update_message(7, b"theirs")
-    local.deliver_published("g2", message)
-    local.deliver_published("g2", b"not one of ours")
-    assert elsewhere.got == [(7, b"theirs")]
     local.discard("g1", mover)
     local.discard("g1", spectator)
     assert not local.watching("g1") and local.watching("g2")
@@ -116,14 +88,3 @@ def test_spectators_on_this_process_see_every_update_in_order_while_they_ping(al
         assert [u["version"] for u in updates] == [1, 2, 3, 4] and updates[-1]["view"] == view
     for s in (sock, busy, quiet):
         s.close()
-
-
-async def test_a_process_that_cannot_announce_itself_assumes_others_and_listens_later():
-    client = aioredis.Redis.from_url("redis://127.0.0.1:1")  # nothing listens there
-    backend = BatchingPubSubBackend(redis=client)
-    try:
-        await backend.on_startup()
-        assert not backend.alone and backend._listening is not None  # it publishes (with NUMSUB)
-    finally:
-        await backend.on_shutdown()
-        await client.aclose()
