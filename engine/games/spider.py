@@ -147,8 +147,6 @@ def legal_tableau_moves(board: SpiderBoard) -> Iterator[tuple[int, int, int]]:
 
     Per call, each column's top rank and run length are read once, and the columns a rank may go
     onto (its rank + 1 on top, or empty) are listed once per rank: this runs for every view.
-    No target is ever the source itself: a run's cards rank above its own top, and a column with
-    a run is not empty.
     """
     columns = board.columns
     empty: list[int] = []
@@ -161,40 +159,22 @@ def legal_tableau_moves(board: SpiderBoard) -> Iterator[tuple[int, int, int]]:
             by_top.setdefault(cards[-1].rank, []).append(index)
     targets: dict[int, list[int]] = {}  # wanted rank -> columns that take it, in column order
     for src, pile in enumerate(columns):
+        run = movable_run(pile)
         cards = pile.cards
-        for count in range(1, movable_run(pile) + 1):
+        for count in range(1, run + 1):
             wanted = cards[-count].rank + 1
             onto = targets.get(wanted)
             if onto is None:
                 onto = targets[wanted] = sorted(by_top.get(wanted, []) + empty) if empty else by_top.get(wanted, [])
             for dst in onto:
-                yield src, dst, count
-
-
-# The loss check after each move (outcome) starts listing the board's moves and stops at the
-# first; the legal list for the same board (the view, right after) resumes that listing instead of
-# starting over. One entry, keyed by the board itself: popped by whoever resumes it.
-_STARTED_LISTING: dict[int, tuple[SpiderBoard, tuple[int, int, int], Iterator[tuple[int, int, int]]]] = {}
+                if dst != src:
+                    yield src, dst, count
 
 
 def any_move_left(board: SpiderBoard) -> bool:
     if board.stock and all(pile.cards for pile in board.columns):
         return True  # a deal is possible (deal_refusal's test, without building its message)
-    listing = legal_tableau_moves(board)
-    first = next(listing, None)
-    if first is None:
-        return False
-    _STARTED_LISTING.clear()
-    _STARTED_LISTING[id(board)] = (board, first, listing)
-    return True
-
-
-def all_tableau_moves(board: SpiderBoard) -> list[tuple[int, int, int]]:
-    """legal_tableau_moves as a list, resuming the loss check's listing of this board if there is one."""
-    started = _STARTED_LISTING.pop(id(board), None)
-    if started is not None and started[0] is board:
-        return [started[1], *started[2]]
-    return list(legal_tableau_moves(board))
+    return next(legal_tableau_moves(board), None) is not None
 
 
 # Every tableau move as one shared, immutable intent: the legal list reuses them instead of
@@ -262,7 +242,7 @@ class SpiderRules(GameRules):
     def legal_moves(self, state: GameState) -> list[AnyIntent]:
         board: SpiderBoard = state.board
         intents = _MOVE_INTENTS
-        moves: list[AnyIntent] = [intents[move] for move in all_tableau_moves(board)]
+        moves: list[AnyIntent] = [intents[move] for move in legal_tableau_moves(board)]
         if deal_refusal(board) is None:
             moves.append(DealIntent())
         return moves
