@@ -19,12 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description="Patience Arena: solitaire tournaments.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue  # a subcommand whose module has not landed yet
+        module = importlib.import_module(module_name)
         module.add_arguments(sub.add_parser(name, help=help_text, description=help_text))
     return parser
 
