@@ -27,6 +27,7 @@ NO_FIELDS = ("deal", "recycle", "cast", "undo", "resign")
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "h", "?")
 SHOW_WORDS = ("show", "look", "")
+MAX_DIGITS = 9  # more than any pile, card id or list position; longer numbers are typing errors
 
 
 class Command(Struct, frozen=True):
@@ -37,18 +38,27 @@ class Command(Struct, frozen=True):
     error: str | None = None
 
 
+def _number(word: str) -> int | None:
+    """A plain number typed in ASCII digits, or None. str.isdigit() alone also passes "²" and
+    other Unicode digits that int() refuses, and int() refuses strings of thousands of digits."""
+    if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:
+        return int(word)
+    return None
+
+
 def _pile_index(word: str) -> int:
     """Pairing piles are numbers; `t3` is accepted too, as the board labels them."""
-    text = word[1:] if word[:1] in ("t", "T") else word
-    if not text.isdigit():
+    number = _number(word[1:] if word[:1] in ("t", "T") else word)
+    if number is None:
         raise ValueError(f"{word!r} is not a pile number (0, 1, .. or t0, t1, ..)")
-    return int(text)
+    return number
 
 
 def _count(word: str) -> int:
-    if not word.isdigit() or int(word) < 1:
+    number = _number(word)
+    if number is None or number < 1:
         raise ValueError(f"{word!r} is not a card count (1 or more)")
-    return int(word)
+    return number
 
 
 def parse_line(line: str, legal: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Command:
@@ -61,8 +71,8 @@ def parse_line(line: str, legal: list[dict[str, Any]] | tuple[dict[str, Any], ..
         return Command(action="help")
     if head in SHOW_WORDS and not args:
         return Command(action="show")
-    if head.isdigit() and not args:
-        number = int(head)
+    number = _number(head)
+    if number is not None and not args:
         if not 1 <= number <= len(legal):
             if not legal:
                 return Command(error="there is no legal move to pick")
@@ -89,7 +99,8 @@ def _typed_move(head: str, args: list[str]) -> dict[str, Any]:
         count = _count(args[2]) if len(args) == 3 else 1
         return {"type": "move", "src": args[0].lower(), "dst": args[1].lower(), "count": count}
     if head == "luck":
-        if len(args) != 2 or not args[0].isdigit():
+        card = _number(args[0]) if len(args) == 2 else None
+        if card is None:
             raise ValueError("luck needs a card id and a destination: luck CARD DST")
-        return {"type": "luck", "card": int(args[0]), "dst": args[1].lower()}
+        return {"type": "luck", "card": card, "dst": args[1].lower()}
     raise ValueError(f"unknown command {head!r}")

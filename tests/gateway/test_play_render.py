@@ -167,7 +167,10 @@ def test_typed_moves(line, move):
     ("line", "error"),
     [("pair 1", "pair needs two piles"), ("pair a b", "not a pile number"), ("move t1", "move needs a source"),
      ("move t1 t2 0", "not a card count"), ("deal 3", "deal takes no arguments"), ("luck x f0", "luck needs"),
-     ("fly", "unknown command 'fly'"), ("3", "no move 3: pick 1 to 2"), ("0", "no move 0")],
+     ("fly", "unknown command 'fly'"), ("3", "no move 3: pick 1 to 2"), ("0", "no move 0"),
+     # Unicode digits and overlong numbers pass str.isdigit() but not int(): an error, not a crash.
+     ("²", "unknown command '²'"), ("1" * 5000, "unknown command"), ("pair ² 1", "not a pile number"),
+     ("move t1 t2 ²", "not a card count"), ("luck ² f0", "luck needs")],
 )
 def test_bad_lines_are_explained_and_send_nothing(line, error):
     command = parse_line(line, [{"type": "deal"}, {"type": "undo"}])
