@@ -130,6 +130,12 @@ class EventStore:
         for offset, event in enumerate(events, start=1):
             if not isinstance(event, NewEvent):
                 raise ValueError(f"events must be NewEvent values, not {type(event).__name__}")
+            # NewEvent does not check its fields; an envelope that cannot decode would poison the log
+            # forever (it is never trimmed), so every field is checked before anything is sent.
+            if not isinstance(event.type, str) or not event.type:
+                raise ValueError(f"event type must be a non-empty string, not {event.type!r}")
+            if not _is_count(event.schema, minimum=1):
+                raise ValueError(f"event schema must be an int >= 1, not {event.schema!r}")
             if not isinstance(event.data, bytes):
                 raise ValueError(f"event data must be bytes, not {type(event.data).__name__}")
             version = expected_version + offset
@@ -156,7 +162,8 @@ class EventStore:
 
     async def move_result(self, stream_id: str, move_id: str) -> int | None:
         """The version `move_id` was stored at, or None if that move id was never stored."""
-        check_move_id(move_id)
+        if check_move_id(move_id) is None:
+            raise ValueError("move_result needs a move id, not None")
         stored = await self.client.hget(moves_key(check_stream_id(stream_id)), move_id)
         return None if stored is None else int(stored)
 

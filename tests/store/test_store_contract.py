@@ -131,6 +131,8 @@ async def test_unknown_stream_reads_empty(backend: Backend) -> None:
     assert await store.version(game) == 0
     assert not await store.exists(game)
     assert await store.move_result(game, "m") is None
+    with pytest.raises(ValueError):
+        await store.move_result(game, None)  # type: ignore[arg-type]
 
 
 async def test_append_many_mixes_successes_conflicts_and_duplicates(backend: Backend) -> None:
@@ -182,6 +184,11 @@ async def test_stored_entries_are_single_field_envelopes(backend: Backend) -> No
         ("g", True, events("a"), None),
         ("g", 0, [], None),
         ("g", 0, [NewEvent("a", "text, not bytes")], None),  # type: ignore[arg-type]
+        # Fields of the wrong type would store an envelope that never decodes again.
+        ("g", 0, [NewEvent(7, b"x")], None),  # type: ignore[arg-type]
+        ("g", 0, [NewEvent("", b"x")], None),
+        ("g", 0, [NewEvent("a", b"x", schema="1")], None),  # type: ignore[arg-type]
+        ("g", 0, [NewEvent("a", b"x", schema=True)], None),
         ("g", 0, events("a"), ""),
     ],
 )
