@@ -59,11 +59,11 @@ def evolve(state: GameState, event: AnyEvent) -> GameState:
     if isinstance(event, GameResigned):
         return msgspec.structs.replace(state, status=ABANDONED)
     if isinstance(event, MoveUndone):
-        board = state.history[-1]
+        board, older = state.history
         return msgspec.structs.replace(
             state,
             board=board,
-            history=state.history[:-1],
+            history=older,
             moves=state.moves - 1,
             undos=state.undos + 1,
             status=rules.outcome(board, state.variant),
@@ -72,7 +72,7 @@ def evolve(state: GameState, event: AnyEvent) -> GameState:
     return msgspec.structs.replace(
         state,
         board=board,
-        history=state.history + (state.board,) if rules.has_undo else (),
+        history=(state.board, state.history) if rules.has_undo else (),
         moves=state.moves + 1,
         status=rules.outcome(board, state.variant),
     )
