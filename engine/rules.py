@@ -90,7 +90,7 @@ def game_ids() -> list[str]:
 
 def rules_for(game_id: str) -> GameRules | RuleError:
     _load_games()
-    rules = _REGISTRY.get(game_id)
+    rules = _REGISTRY.get(game_id) if isinstance(game_id, str) else None  # a list id is unhashable
     if rules is None:
         known = ", ".join(sorted(_REGISTRY))
         return rule_error(UNKNOWN_GAME, f"unknown game {game_id!r}; known games: {known}")

@@ -32,6 +32,9 @@ def test_shuffle_v1_vector_never_changes():
 def test_unknown_game_bad_variant_bad_seed_are_clear_errors():
     err = engine.initial_state("chess", None, 1)
     assert isinstance(err, RuleError) and "unknown game 'chess'" in err.message
+    for game in (["wish"], {"id": "wish"}, None, 7):  # JSON may carry any value where the id belongs
+        err = engine.initial_state(game, None, 1)
+        assert isinstance(err, RuleError) and err.code == "unknown_game", err
     err = engine.initial_state("patient-pairs", {"piles": 20}, 1)
     assert isinstance(err, RuleError) and "piles must be 8 to 13" in err.message
     err = engine.initial_state("wish", {"colour": "red"}, 1)
