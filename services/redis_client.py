@@ -1,6 +1,7 @@
-"""Redis client factory: one URL decides plain Redis or Redis Cluster; embedded Redis when none is given.
+"""Redis client factory: one URL decides plain Redis or Redis Cluster.
 
-URL forms (both are accepted, the first is the one the docs use):
+(With no REDIS_URL at all, `arena serve` starts an EmbeddedRedis itself and passes its URL here.)
+URL forms (all accepted; the docs use the first two):
 - `redis://host:port/0` or `rediss://...`: a single Redis server (`redis.asyncio.Redis`).
 - `redis+cluster://host:port` (or `rediss+cluster://`): a Redis Cluster; host:port is any one node,
   the client discovers the rest (`redis.asyncio.RedisCluster`).
@@ -11,19 +12,11 @@ Replies are parsed by hiredis when it is installed (it is a project dependency):
 
 from __future__ import annotations
 
-import asyncio
-import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 from redis.utils import HIREDIS_AVAILABLE
 
-from services.redis_server import EmbeddedRedis
-
-DEFAULT_DATA_DIR = Path("data/redis")
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
@@ -60,49 +53,16 @@ async def open_redis(url: str) -> AnyRedis:
     Clients return raw bytes (no decode_responses): event payloads are binary msgpack.
     """
     plain_url, cluster = parse_redis_url(url)
-    client: AnyRedis
-    if cluster:
-        client = aioredis.RedisCluster.from_url(plain_url)
-        try:
-            await client.initialize()
-            await client.ping()
-        except BaseException:
-            await client.aclose()
-            raise
-    else:
-        client = aioredis.Redis.from_url(plain_url)
-        try:
-            await client.ping()
-        except BaseException:
-            await client.aclose()
-            raise
+    # The cluster client discovers the other nodes on its first command, so the PING checks them too.
+    client: AnyRedis = (aioredis.RedisCluster if cluster else aioredis.Redis).from_url(plain_url)
+    try:
+        await client.ping()
+    except BaseException:
+        await client.aclose()
+        raise
     return client
 
 
 def hiredis_in_use() -> bool:
-    """True when redis-py parses replies with hiredis (reported by the bench and `/ready`)."""
+    """True when redis-py parses replies with hiredis (the store bench prints it)."""
     return bool(HIREDIS_AVAILABLE)
-
-
-@asynccontextmanager
-async def redis_from_environment(data_dir: Path | str | None = None) -> AsyncIterator[AnyRedis]:
-    """Yield a connected client: to env REDIS_URL when set, else to an EmbeddedRedis in `data_dir`.
-
-    The embedded server (default folder ./data/redis) is started here and shut down cleanly (AOF
-    flushed) on exit, so `arena serve` with nothing installed keeps its games across restarts.
-    """
-    url = os.environ.get("REDIS_URL")
-    server: EmbeddedRedis | None = None
-    if not url:
-        server = EmbeddedRedis(Path(data_dir) if data_dir is not None else DEFAULT_DATA_DIR)
-        await asyncio.to_thread(server.start)  # blocking process start, off the event loop
-        url = server.url
-    try:
-        client = await open_redis(url)
-        try:
-            yield client
-        finally:
-            await client.aclose()
-    finally:
-        if server is not None:
-            await asyncio.to_thread(server.stop)

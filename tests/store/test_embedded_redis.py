@@ -6,10 +6,8 @@ from pathlib import Path
 
 import pytest
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
-from services.redis_client import open_redis, parse_redis_url, redis_from_environment
+from services.redis_client import parse_redis_url
 from services.redis_server import (
     BINARY_ENV,
     EmbeddedRedis,
@@ -97,28 +95,3 @@ def test_redis_urls(url: str, expected: tuple[str, bool]) -> None:
 def test_bad_redis_urls_are_refused(url: str) -> None:
     with pytest.raises(ValueError):
         parse_redis_url(url)
-
-
-async def test_redis_from_environment_starts_and_stops_an_embedded_server(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("REDIS_URL", raising=False)
-    async with redis_from_environment(tmp_path) as client:
-        await client.set("kept", b"yes")
-        port = client.connection_pool.connection_kwargs["port"]
-    with pytest.raises(redis.ConnectionError):
-        redis.Redis(port=port, retry=Retry(NoBackoff(), 0)).ping()  # shut down on exit
-    async with redis_from_environment(tmp_path) as client:
-        assert await client.get("kept") == b"yes"
-
-
-async def test_redis_from_environment_uses_redis_url(
-    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("REDIS_URL", redis_url)
-    async with redis_from_environment(tmp_path / "unused") as client:
-        assert await client.ping()
-    assert not (tmp_path / "unused").exists()
-    client = await open_redis(redis_url)
-    assert await client.ping()  # the external server was left running
-    await client.aclose()
