@@ -191,7 +191,7 @@ class GameService:
         prior = await self.store.move_result(stream_of(live.game_id), move_id)
         fresh = await self.rebuild(live.game_id) or live
         if prior is not None:
-            answer = MoveAnswer(move_id, True, _version_of(prior) - 1)
+            answer = MoveAnswer(move_id, True, prior - 1)  # prior: the stream version it made
             fresh.remember(answer)
             return MoveResult(answer, self.snapshot_of(fresh))
         message = f"the game is at version {fresh.version}, the move was made at version {expected_version}"
@@ -245,9 +245,6 @@ class GameService:
             return ms_between(live.shown_at_ms, live.finished_at_ms)
         return ms_between(live.shown_at_ms, self.clock())
 
-    def hidden_cards(self, live: LiveGame) -> frozenset[int]:
-        return engine.hidden_cards(live.state)
-
     # Summaries --------------------------------------------------------------------------------
 
     async def summary(self, game_id: str) -> GameSummary | None:
@@ -283,10 +280,6 @@ class GameService:
 
 def _rejected(move_id: str, version: int, code: str, message: str) -> MoveResult:
     return MoveResult(MoveAnswer(move_id, False, version, code, message))
-
-
-def _version_of(prior: Any) -> int:
-    return prior if isinstance(prior, int) else int(getattr(prior, "version", prior))
 
 
 def _text(value: bytes | str) -> str:

@@ -68,9 +68,6 @@ class LiveGames:
         while len(self._games) > self._limit:
             self._games.popitem(last=False)
 
-    def drop(self, game_id: str) -> None:
-        self._games.pop(game_id, None)
-
     def __len__(self) -> int:
         return len(self._games)
 
