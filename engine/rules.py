@@ -71,8 +71,13 @@ class GameRules:
 
     def variant_text(self, variant: Any) -> str:
         """Canonical text for the deal key: sorted name=value pairs."""
-        fields = msgspec.structs.asdict(variant)
-        return ",".join(f"{name}={fields[name]}" for name in sorted(fields))
+        return variant_key(msgspec.structs.asdict(variant))
+
+
+def variant_key(fields: dict[str, Any]) -> str:
+    """Canonical variant text: name=value pairs sorted by name, e.g. "suits=2". Part of every deal
+    key (a change here changes every deal) and the key of the statistics tables."""
+    return ",".join(f"{name}={fields[name]}" for name in sorted(fields))
 
 
 _REGISTRY: dict[str, GameRules] = {}

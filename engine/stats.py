@@ -14,6 +14,7 @@ import msgspec
 from msgspec import Struct
 
 from .errors import RuleError, rule_error
+from .rules import variant_key  # the deal key's variant text: the tables use the same key
 from .state import ABANDONED, LOST, WON
 
 BAD_RESULT = "bad_result"
@@ -58,11 +59,6 @@ class VariantStats(Struct, frozen=True):
 
 
 StatsTable = dict[tuple[str, str], VariantStats]
-
-
-def variant_key(variant: dict[str, Any]) -> str:
-    """Canonical variant text, the same shape the deal key uses: name=value pairs sorted by name."""
-    return ",".join(f"{name}={variant[name]}" for name in sorted(variant))
 
 
 def check_result(result: GameResult) -> str | None:
