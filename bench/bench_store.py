@@ -22,7 +22,8 @@ from pathlib import Path
 from services.redis_client import hiredis_in_use, open_redis
 from services.redis_cluster import LocalRedisCluster
 from services.redis_server import EmbeddedRedis
-from services.store import AppendRequest, EventStore, NewEvent
+from services.store import AppendRequest, EventStore, NewEvent, StoreError
+from services.store.envelope import log_key
 
 GAMES = 50
 PAYLOAD = bytes(range(48))  # about the size of a msgpack-encoded engine event (a move of one card)
@@ -108,7 +109,7 @@ async def store_batched(store: EventStore, rounds: int) -> int:
     for version in range(rounds):
         batch = [AppendRequest(game, version, [EVENT], f"m{version}") for game in games]
         results = await store.append_many(batch)
-        if any(not hasattr(result, "version") for result in results):
+        if any(isinstance(result, StoreError) for result in results):
             raise RuntimeError(f"a batched append failed: {results}")
     return GAMES * rounds
 
@@ -124,7 +125,7 @@ async def rebuild_times(store: EventStore, client, events: int, repeats: int) ->
         read = await store.read(game)
         store_ms.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
-        await client.xrange(f"arena:game:{{{game}}}:log")
+        await client.xrange(log_key(game))
         bare_ms.append((time.perf_counter() - started) * 1000)
         assert len(read) == events
     return statistics.median(store_ms), statistics.median(bare_ms)
