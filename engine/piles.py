@@ -33,6 +33,22 @@ class Pile(Struct, frozen=True):
         return Pile(self.cards + cards, self.down)
 
 
+def suit_run(pile: Pile) -> int:
+    """How many face-up cards at the top form one suit in descending order, each one rank below
+    the card under it (0 when no card is face up). Spider and Wading Pool move such runs as a unit."""
+    cards = pile.cards
+    if len(cards) <= pile.down:
+        return 0
+    length = 1
+    lowest = len(cards) - 1
+    while lowest - length >= pile.down:
+        above, below = cards[lowest - length + 1], cards[lowest - length]
+        if below.suit != above.suit or below.rank != above.rank + 1:
+            break
+        length += 1
+    return length
+
+
 def deal_rows(cards: tuple[Card, ...], sizes: tuple[int, ...]) -> list[list[Card]]:
     """Deal like a person: one card to each pile in turn (left to right), skipping full piles.
 

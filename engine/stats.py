@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Struct
 
 from .errors import RuleError, rule_error
-from .rules import variant_key  # the deal key's variant text: the tables use the same key
+from .rules import variant_key
 from .state import ABANDONED, LOST, WON
 
 BAD_RESULT = "bad_result"

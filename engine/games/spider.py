@@ -17,7 +17,7 @@ from ..cards import ACE, KING, Card, spider_deck
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, CardsMoved, StockDealt
 from ..intents import AnyIntent, DealIntent, MoveIntent
-from ..piles import Pile, deal_rows
+from ..piles import Pile, deal_rows, suit_run
 from ..rules import GameRules, register
 from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
@@ -48,21 +48,6 @@ class SpiderBoard(Struct, frozen=True):
     @property
     def cleared_runs(self) -> int:
         return len(self.cleared) // RUN_LENGTH
-
-
-def movable_run(pile: Pile) -> int:
-    """How many cards at the playable end form a face-up, same-suit, descending run (0 if empty)."""
-    cards = pile.cards
-    if len(cards) <= pile.down:
-        return 0
-    length = 1
-    lowest = len(cards) - 1
-    while lowest - length >= pile.down:
-        above, below = cards[lowest - length + 1], cards[lowest - length]
-        if below.suit != above.suit or below.rank != above.rank + 1:
-            break
-        length += 1
-    return length
 
 
 def ends_in_complete_run(pile: Pile) -> bool:
@@ -125,7 +110,7 @@ def move_refusal(board: SpiderBoard, src: int, dst: int, count: int) -> RuleErro
             ILLEGAL_MOVE,
             f"column {COLUMN_NAMES[src]} has only {face_up} face-up card(s); face-down cards cannot move",
         )
-    if count > movable_run(source):
+    if count > suit_run(source):
         return rule_error(
             ILLEGAL_MOVE, f"the top {count} cards of {COLUMN_NAMES[src]} are not a descending run of one suit"
         )
@@ -159,7 +144,7 @@ def legal_tableau_moves(board: SpiderBoard) -> Iterator[tuple[int, int, int]]:
             by_top.setdefault(cards[-1].rank, []).append(index)
     targets: dict[int, list[int]] = {}  # wanted rank -> columns that take it, in column order
     for src, pile in enumerate(columns):
-        run = movable_run(pile)
+        run = suit_run(pile)
         cards = pile.cards
         for count in range(1, run + 1):
             wanted = cards[-count].rank + 1

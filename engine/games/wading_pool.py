@@ -16,7 +16,7 @@ from ..cards import ACE, KING, Card, standard_deck
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, CardsMoved
 from ..intents import AnyIntent, MoveIntent
-from ..piles import Pile, deal_rows, replace
+from ..piles import Pile, deal_rows, replace, suit_run
 from ..rules import GameRules, register
 from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
@@ -35,24 +35,12 @@ class WadingPoolBoard(Struct, frozen=True):
     piles: tuple[Pile, ...]
 
 
-def top_run_length(pile: Pile) -> int:
-    """How many cards at the top of the pile form a same-suit run, each one rank below the last."""
-    cards = pile.cards
-    length = 1 if cards else 0
-    while length < len(cards):
-        upper, lower = cards[-length - 1], cards[-length]
-        if upper.suit != lower.suit or upper.rank != lower.rank + 1:
-            break
-        length += 1
-    return length
-
-
 def complete_suits(piles: tuple[Pile, ...]) -> int:
     """Suits lying as one complete King-to-Ace run at the top of a pile (a 13-card run is one).
 
     Four of them hold all 52 cards, so four means won and the other four piles are empty.
     """
-    return sum(1 for pile in piles if top_run_length(pile) == FULL_RUN)
+    return sum(1 for pile in piles if suit_run(pile) == FULL_RUN)
 
 
 def moves_on(piles: tuple[Pile, ...]):
@@ -61,7 +49,7 @@ def moves_on(piles: tuple[Pile, ...]):
     Onto a card: only the one count whose head card is one rank below that card, in its suit.
     Into an empty pile: every count of the top run, the whole pile included (legal if pointless).
     """
-    runs = [top_run_length(pile) for pile in piles]
+    runs = [suit_run(pile) for pile in piles]
     for src, pile in enumerate(piles):
         if not pile.cards:
             continue
@@ -109,7 +97,7 @@ class WadingPoolRules(GameRules):
             return rule_error(
                 ILLEGAL_MOVE, f"count must be 1 to {len(source.cards)} for pile {intent.src}, not {count}"
             )
-        if count > top_run_length(source):
+        if count > suit_run(source):
             return rule_error(
                 ILLEGAL_MOVE,
                 f"the top {count} cards of {intent.src} are not one suit in descending order, "
