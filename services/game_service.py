@@ -94,7 +94,7 @@ class GameService:
         game_id = _text(latest[0])
         status = await self.redis.hget(meta_key(game_id), "status")
         if status is not None and _text(status) == IN_PROGRESS:
-            live = await self.load(game_id)
+            live = await self.refresh(game_id)  # fresh: another process may have moved it since
             if live is not None and live.state.status == IN_PROGRESS:
                 await self.submit(player_id, game_id, f"abandon-{secrets.token_hex(6)}", live.version,
                                   ResignIntent())

@@ -162,3 +162,15 @@ async def test_service_on_a_redis_cluster(redis_cluster):
         assert [s.id for s in await cold.list_games("g_cluster")] == [game.id]
     finally:
         await client.aclose()
+
+
+async def test_new_game_through_another_process_abandons_the_unfinished_one(redis):
+    """The process that starts the new game may hold an old copy of the unfinished one."""
+    store = EventStore(redis)
+    a, b = GameService(store, redis), GameService(store, redis)
+    player = "g_two_processes"
+    first = await new_wish(a, player=player)
+    await b.load(first.id)  # b caches version 0
+    assert (await a.submit(player, first.id, "a1", 0, first_legal(a, first.id))).answer.accepted
+    await new_wish(b, seed=8, player=player)
+    assert (await a.summary(first.id)).status == "abandoned"
