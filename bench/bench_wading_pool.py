@@ -19,7 +19,8 @@ import random
 import sys
 
 import engine
-from bench.bench_engine import legal_moves_of_step, per_second, random_player_move
+from bench.bench_engine import legal_moves_of_step, random_player_move
+from bench.timing import per_second
 from engine.cards import standard_deck
 from engine.games.wading_pool import RULES, WadingPoolVariant, board_of
 

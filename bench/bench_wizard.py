@@ -21,6 +21,7 @@ import sys
 import time
 
 import engine
+from bench.bench_engine import random_player_move
 from bench.timing import per_second
 from engine.cards import WIZARD_SUITS, wizard_deck
 from engine.games.wizard import RULES, WizardVariant
@@ -48,13 +49,6 @@ def random_steps(rng: random.Random, variant: dict, moves: int, max_game: int = 
             state, _ = engine.play(intent, state)
         endings[state.status] = endings.get(state.status, 0) + 1
     return steps, endings
-
-
-def random_player_move(step: Step) -> None:
-    """One move of random legal play: list the moves, then play the chosen one."""
-    state, intent = step
-    engine.legal_moves(state)
-    engine.play(intent, state)
 
 
 def mean_and_worst_us(action, items: list, rounds: int) -> tuple[float, float]:
