@@ -48,6 +48,14 @@ def update_frame(snapshot: Snapshot) -> bytes:
     return encode_s2c(UpdateS2C(s.game_id, s.version, s.view, s.elapsed_ms, s.seed, s.deal))
 
 
+def frame_bytes_over(data: str | bytes, limit: int) -> bool:
+    """Whether a frame is over `limit` bytes. A text frame counts its UTF-8 bytes, not its characters
+    (up to 4 bytes each); only one that might be over is encoded to count."""
+    if len(data) > limit:
+        return True
+    return isinstance(data, str) and len(data) * 4 > limit and len(data.encode()) > limit
+
+
 def published(version: int, frame: bytes) -> bytes:
     """What goes on the channel (after the origin tag): the version first, so a socket can skip
     what it already sent."""
@@ -141,8 +149,8 @@ class GameSocket:
                 await self.send(encode_s2c(ErrorS2C("rate_limited", "too many frames; this one was dropped")))
             return
         self.flooding = False
-        if len(data) > self.settings.max_frame_bytes:
-            limit = self.settings.max_frame_bytes
+        limit = self.settings.max_frame_bytes
+        if frame_bytes_over(data, limit):
             await self.send(encode_s2c(ErrorS2C("frame_too_big", f"frames are limited to {limit} bytes")))
             return
         frame = decode_c2s(data)

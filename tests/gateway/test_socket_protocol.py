@@ -122,6 +122,7 @@ def test_reconnect_and_sync_bring_the_missed_moves(alice, bob):
         ('{"type": "c2s.ping", "extra": 1}', "bad_frame"),
         ("[]", "bad_frame"),
         ('{"type": "c2s.ping", "pad": "' + "x" * 5000 + '"}', "frame_too_big"),
+        ('{"type": "c2s.ping", "pad": "' + "\u00e9" * 3000 + '"}', "frame_too_big"),  # 3000 chars, 6000 bytes
     ],
 )
 def test_bad_frames_get_an_error_and_change_nothing(alice, frame, code):
