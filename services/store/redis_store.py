@@ -34,6 +34,10 @@ from services.store.envelope import (
 from services.store.errors import StoreError, VersionConflict
 
 
+# The append script compares versions as Lua numbers (doubles): past 2**53 they are no longer exact.
+MAX_VERSION = 2**53
+
+
 def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -122,7 +126,7 @@ class EventStore:
         check_stream_id(stream_id)
         check_move_id(move_id)
         if not _is_count(expected_version, minimum=0):
-            raise ValueError(f"expected_version must be an int >= 0, not {expected_version!r}")
+            raise ValueError(f"expected_version must be an int in 0..2**53, not {expected_version!r}")
         if not events:
             raise ValueError("an append needs at least one event")
         ts_ms = self.clock()
@@ -135,7 +139,7 @@ class EventStore:
             if not isinstance(event.type, str) or not event.type:
                 raise ValueError(f"event type must be a non-empty string, not {event.type!r}")
             if not _is_count(event.schema, minimum=1):
-                raise ValueError(f"event schema must be an int >= 1, not {event.schema!r}")
+                raise ValueError(f"event schema must be an int in 1..2**53, not {event.schema!r}")
             if not isinstance(event.data, bytes):
                 raise ValueError(f"event data must be bytes, not {type(event.data).__name__}")
             version = expected_version + offset
@@ -149,7 +153,7 @@ class EventStore:
         """Every event from `from_version` on, in order ([] for an unknown stream)."""
         check_stream_id(stream_id)
         if not _is_count(from_version, minimum=1):
-            raise ValueError(f"from_version must be an int >= 1, not {from_version!r}")
+            raise ValueError(f"from_version must be an int in 1..2**53, not {from_version!r}")
         entries = await self.client.xrange(log_key(stream_id), f"0-{from_version}", "+")
         return [decode_event(fields[ENTRY_FIELD]) for _entry_id, fields in entries]
 
@@ -180,4 +184,4 @@ def _outcome(stream_id: str, expected: int, reply: list) -> AppendResult | Versi
 
 
 def _is_count(value: object, *, minimum: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+    return isinstance(value, int) and not isinstance(value, bool) and minimum <= value <= MAX_VERSION

@@ -120,8 +120,9 @@ async def test_read_from_a_version(backend: Backend) -> None:
     assert [e.version for e in await store.read(game, 4)] == list(range(4, 11))
     assert [e.type for e in await store.read(game, 10)] == ["e10"]
     assert await store.read(game, 11) == []
-    with pytest.raises(ValueError):
-        await store.read(game, 0)
+    for bad in (0, 2**64):
+        with pytest.raises(ValueError):
+            await store.read(game, bad)
 
 
 async def test_unknown_stream_reads_empty(backend: Backend) -> None:
@@ -182,6 +183,7 @@ async def test_stored_entries_are_single_field_envelopes(backend: Backend) -> No
         ("", 0, events("a"), None),
         ("g", -1, events("a"), None),
         ("g", True, events("a"), None),
+        ("g", 2**64, events("a"), None),  # past what the script's Lua numbers hold exactly
         ("g", 0, [], None),
         ("g", 0, [NewEvent("a", "text, not bytes")], None),  # type: ignore[arg-type]
         # Fields of the wrong type would store an envelope that never decodes again.
