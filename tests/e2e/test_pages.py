@@ -83,3 +83,18 @@ def test_an_unknown_game_says_so(page, console_errors):
     assert page.locator(".reason").inner_text().strip() != ""
     page.get_by_role("link", name="Back to the start page").click()
     page.wait_for_selector("#new-game")
+
+
+def test_server_text_is_shown_as_text_never_as_markup(page):
+    """A card from a newer server (an unknown suit, a rank the client has no mark for) is drawn with
+    its text escaped: markup in it creates no element."""
+    page.goto("/#/")
+    page.wait_for_selector("#new-game")
+    drawn = page.evaluate("""async () => {
+        const { faceElement } = await import("/js/cards.js");
+        const el = faceElement({ id: 1, rank: "<b>7</b>", suit: "<img src=x onerror=alert(1)>" });
+        return { tags: [...el.querySelectorAll("*")].map((e) => e.tagName.toLowerCase()),
+                 text: el.querySelector(".pip").textContent, rank: el.querySelector(".rank").textContent };
+    }""")
+    assert "img" not in drawn["tags"] and "b" not in drawn["tags"], drawn["tags"]
+    assert (drawn["text"], drawn["rank"]) == ("<i", "<b>7</b>")

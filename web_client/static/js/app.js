@@ -3,6 +3,7 @@
 import { ApiError, createGame, identity, myGames } from "./api.js";
 import { installCardSprite } from "./cards.js";
 import { GAMES, gameInfo } from "./games.js";
+import { escapeHtml } from "./html.js";
 import { openPlayPage } from "./play.js";
 import { formatTime } from "./render.js";
 
@@ -49,9 +50,6 @@ function readVariant(form, game) {
   }));
 }
 
-/** Server text put into HTML is escaped: ids and messages are data, never markup. */
-export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 function summaryItem(summary) {
   const when = new Date(summary.created_at_ms).toLocaleString();
   const status = { in_progress: "in play", won: "won", lost: "lost", abandoned: "resigned" }[summary.status]
@@ -61,7 +59,7 @@ function summaryItem(summary) {
   return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${escapeHtml(summary.id)}">
     <strong>${escapeHtml(gameInfo(summary.game).title)}</strong> <span class="variant">${variant}</span>
     <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>
-    <span class="meta">${summary.moves} moves${time} · ${when}</span></a></li>`;
+    <span class="meta">${escapeHtml(summary.moves)} moves${time} · ${when}</span></a></li>`;
 }
 
 async function showStartPage() {

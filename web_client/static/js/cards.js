@@ -1,6 +1,8 @@
 // Card faces and backs, drawn by the project: one SVG symbol per suit (French and Wizard suits),
 // assembled into card elements. Knows how cards look and are named, nothing about rules.
 
+import { escapeHtml } from "./html.js";
+
 const SYMBOLS = {
   hearts: '<path d="M50 90C22 68 5 50 5 31a22 22 0 0 1 45-9 22 22 0 0 1 45 9c0 19-17 37-45 59z"/>',
   diamonds: '<path d="M50 4 86 50 50 96 14 50z"/>',
@@ -55,9 +57,9 @@ export function faceElement(card) {
   el.dataset.suit = card.suit;
   el.setAttribute("aria-label", cardLabel(card));
   el.setAttribute("role", "img");
-  const mark = rankMark(card.rank);
-  const known = card.suit in SYMBOLS;
-  const suit = known ? symbol(card.suit, "pip") : `<span class="pip">${card.suit.slice(0, 2)}</span>`;
+  const mark = escapeHtml(rankMark(card.rank));
+  const known = Object.hasOwn(SYMBOLS, card.suit);
+  const suit = known ? symbol(card.suit, "pip") : `<span class="pip">${escapeHtml(String(card.suit).slice(0, 2))}</span>`;
   const centre = card.rank === 0 && known
     ? `${symbol("wizard", "centre")}${symbol(card.suit, "centre-small")}`
     : card.rank > 10 && known

@@ -4,6 +4,7 @@
 import { ApiError, getGame, identity, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
 import { gameInfo } from "./games.js";
+import { escapeHtml } from "./html.js";
 import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
 import { GameLink } from "./socket.js";
@@ -26,7 +27,8 @@ const SHORTCUTS = `
     <p>Mouse: click a card then a highlighted pile, or drag it there; double-click sends a card to a foundation.</p>
   </details>`;
 
-function skeleton(app, title) {
+function skeleton(app, gameTitle) {
+  const title = escapeHtml(gameTitle); // an unknown game's title is its id, as the server sent it
   app.innerHTML = `
     <section class="play">
       <div class="play-head">
