@@ -88,6 +88,9 @@ class EventStore:
         StoreError for a request the server refused. Bad input raises ValueError before anything is sent.
         Requests for the same stream run in the order given.
         """
+        for request in batch:
+            if not isinstance(request, AppendRequest):
+                raise ValueError(f"append_many takes AppendRequest values, not {type(request).__name__}")
         calls = [self._script_call(r.stream_id, r.expected_version, r.events, r.move_id) for r in batch]
         results: list[AppendResult | StoreError | None] = [None] * len(batch)
         pending = list(range(len(batch)))
@@ -105,7 +108,10 @@ class EventStore:
                     request = batch[index]
                     results[index] = _outcome(request.stream_id, request.expected_version, reply)
             if missing_script:
-                await self.client.script_load(APPEND_LUA)
+                try:
+                    await self.client.script_load(APPEND_LUA)
+                except RedisError as exc:
+                    raise StoreError(f"loading the append script failed: {exc}") from exc
             pending = missing_script
         return results  # type: ignore[return-value]  # every slot is filled by now
 

@@ -210,6 +210,13 @@ async def test_bad_input_is_refused_and_changes_nothing(
     assert not await store.exists(real + "-ok")  # the batch was refused whole, before sending anything
 
 
+async def test_append_many_refuses_what_is_not_an_append_request(backend: Backend) -> None:
+    game = unique_id()
+    with pytest.raises(ValueError, match="AppendRequest"):
+        await backend.store.append_many([AppendRequest(game, 0, events("a")), (game, 0, events("b"))])
+    assert not await backend.store.exists(game)
+
+
 async def test_in_the_cluster_a_games_keys_share_one_slot(redis_cluster) -> None:
     client = await open_redis(redis_cluster.url)
     try:
