@@ -17,7 +17,7 @@ IDS = [f"{game}-{msgspec.json.encode(variant).decode()}" for game, variant in CA
 
 def _shown_ids(value) -> set[int]:
     """Ids of every card the view names anywhere (piles, info, legal moves), as the wire carries it."""
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return set().union(*map(_shown_ids, value))
     if not isinstance(value, dict):
         return set()
