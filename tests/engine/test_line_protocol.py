@@ -34,6 +34,7 @@ def test_start_legal_move_view_round_trip():
         ("[1, 2]", "bad_request"),
         ('{"cmd": "fly"}', "unknown_command"),
         ('{"cmd": "start", "game": "chess", "seed": 1}', "unknown_game"),
+        ('{"cmd": "start", "game": ["wish"], "seed": 1}', "unknown_game"),
         ('{"cmd": "start", "game": "wish", "variant": {"mode": "closed"}, "seed": 1}', "bad_variant"),
         ('{"cmd": "start", "game": "wish", "seed": -5}', "bad_seed"),
         ('{"cmd": "move", "move": {"type": "pair", "a": 0, "b": 99}}', "no_such_pile"),
