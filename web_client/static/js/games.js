@@ -45,8 +45,3 @@ export const GAMES = [
 
 export const gameInfo = (id) => GAMES.find((game) => game.id === id)
   ?? { id, title: id, blurb: "", variant: [], actions: [] };
-
-/** The default variant of a game: the first option of each field. */
-export function defaultVariant(game) {
-  return Object.fromEntries(game.variant.map((field) => [field.name, field.options[0][0]]));
-}
