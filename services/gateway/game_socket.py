@@ -12,12 +12,13 @@ import asyncio
 from collections import deque
 
 from litestar import WebSocket
-from redis.exceptions import RedisError
 from litestar.channels import ChannelsPlugin
+from redis.exceptions import RedisError
 
 from ..game_service import GameService, Snapshot
 from ..settings import Settings
 from ..store import StoreError
+from .fanout import BatchingPubSubBackend
 from .messages import (
     AcceptedS2C,
     ErrorS2C,
@@ -26,12 +27,10 @@ from .messages import (
     PongS2C,
     RejectedS2C,
     SnapshotS2C,
-    SyncC2S,
     UpdateS2C,
     decode_c2s,
     encode_s2c,
 )
-from .fanout import BatchingPubSubBackend
 from .rate_limit import TokenBucket
 
 CLOSE_UNAUTHORIZED = 4401
@@ -137,7 +136,7 @@ class GameSocket:
         try:
             while self.outbox:
                 await self.send(self.outbox.popleft())
-        except Exception:  # the socket closed under us; the receive loop ends the connection
+        except Exception:  # noqa: BLE001  the socket closed under us; the receive loop ends the connection
             self.outbox.clear()
         finally:
             self.draining = None
@@ -156,16 +155,15 @@ class GameSocket:
         frame = decode_c2s(data)
         if isinstance(frame, ErrorS2C):
             await self.send(encode_s2c(frame))
-        elif isinstance(frame, MoveC2S):
-            try:
-                await self.on_move(frame)
-            except (StoreError, RedisError) as exc:
-                # Redis is away: nothing is known to be stored. The same move_id may be sent again safely.
-                await self.send(encode_s2c(ErrorS2C("unavailable", f"the move could not be stored now: {exc}")))
-        elif isinstance(frame, SyncC2S):
-            await self.send_snapshot()
         elif isinstance(frame, PingC2S):
             await self.send(encode_s2c(PongS2C()))
+        else:  # a move or a sync: both need Redis
+            try:
+                await (self.on_move(frame) if isinstance(frame, MoveC2S) else self.send_snapshot())
+            except (StoreError, RedisError) as exc:
+                # Redis is away: the socket lives on. A move may or may not be stored: the same move_id may be
+                # sent again safely.
+                await self.send(encode_s2c(ErrorS2C("unavailable", f"the game store did not answer: {exc}")))
 
     async def on_move(self, frame: MoveC2S) -> None:
         result = await self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move)

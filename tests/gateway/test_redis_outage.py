@@ -1,5 +1,5 @@
-"""Redis goes away mid-game: the move gets s2c.error `unavailable`, the socket lives on, and the same
-move_id sent again after Redis is back is stored exactly once."""
+"""Redis goes away mid-game: a move (or a resync) gets s2c.error `unavailable`, the socket lives on, and
+the same move_id sent again after Redis is back is stored exactly once."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ def test_move_during_an_outage_is_retried_once(tmp_path):
             move = sock.recv()["view"]["legal"][0]
             server.stop()
             sock.send({"type": "c2s.move", "move_id": "during-outage", "version": 0, "move": move})
+            error = sock.recv(timeout=30)
+            assert error["type"] == "s2c.error" and error["code"] == "unavailable"
+            sock.send({"type": "c2s.sync", "version": 0})  # a resync cannot be served either, and is told so
             error = sock.recv(timeout=30)
             assert error["type"] == "s2c.error" and error["code"] == "unavailable"
             server = EmbeddedRedis(tmp_path / "redis", port=port).start()  # same folder: the log is kept

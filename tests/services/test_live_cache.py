@@ -6,8 +6,8 @@ import pytest
 
 import engine
 from engine import intents as it
-from services.games.live import ANSWERS_KEPT, LiveGame, LiveGames, MoveAnswer
 from services import codec
+from services.games.live import ANSWERS_KEPT, LiveGame, LiveGames, MoveAnswer
 
 
 def live_game(game_id: str) -> LiveGame:
