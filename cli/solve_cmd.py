@@ -17,9 +17,12 @@ from engine.solver import SOLVABLE_GAMES, solve
 def _seed_range(text: str) -> range:
     first, _, last = text.partition("..")
     try:
-        return range(int(first), int(last or first) + 1)
+        seeds = range(int(first), int(last or first) + 1)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected SEED or FIRST..LAST, not {text!r}") from None
+    if not seeds:
+        raise argparse.ArgumentTypeError(f"the range {text!r} is empty: FIRST must not be above LAST")
+    return seeds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

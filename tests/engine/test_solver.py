@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
+from cli.solve_cmd import _seed_range
 from engine.solver import solve
 from engine.solver.pairs import solve_ranks
 from tests.engine.pairing_boards import board_state
@@ -87,3 +91,10 @@ def test_solver_works_from_a_hand_built_position():
     solution = solve(state)
     assert solution.winnable and len(solution.line) == 3
     assert _play_line(state, solution.line).status == engine.WON
+
+
+def test_arena_solve_refuses_an_empty_seed_range():
+    assert _seed_range("3..5") == range(3, 6) and _seed_range("7") == range(7, 8)
+    for text in ("5..3", "x", "1..y"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            _seed_range(text)
