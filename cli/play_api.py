@@ -38,7 +38,11 @@ def normalize_server(server: str) -> str:
     server = server.strip().rstrip("/")
     if "://" not in server:
         server = "http://" + server
-    parts = urllib.parse.urlsplit(server)
+    try:
+        parts = urllib.parse.urlsplit(server)
+        parts.port  # noqa: B018 - reading it checks the port: "host:x" or "host:99999" raise here
+    except ValueError as exc:  # "http://[", a port that is not a number
+        raise PlayError(f"--server is not a usable address ({exc}): {server!r}") from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise PlayError(f"--server must be an http:// or https:// address, not {server!r}")
     return server

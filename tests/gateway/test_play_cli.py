@@ -132,6 +132,8 @@ def test_closed_port_is_a_clear_error(token_file):
         (["--variant", '{"mode": "x"}'], "bad_variant"),
         (["--variant", "not json"], "--variant is not JSON"),
         (["--resume", "no-such-game"], "there is no game 'no-such-game'"),
+        (["--server", "http://["], "--server is not a usable address"),  # the last --server wins
+        (["--server", "localhost:99999"], "--server is not a usable address"),
     ],
 )
 def test_bad_requests_are_clear_errors(server, token_file, args, message):
