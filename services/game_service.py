@@ -152,6 +152,9 @@ class GameService:
         self, player_id: str, game_id: str, move_id: str, expected_version: int, intent: AnyIntent
     ) -> MoveResult:
         live = await self.load(game_id)
+        if live is not None and expected_version > live.version:
+            # The client saw moves this process did not make: catch up from the log before judging.
+            live = await self.refresh(game_id)
         if live is None:
             return _rejected(move_id, 0, NO_SUCH_GAME, f"there is no game {game_id!r}")
         if player_id != live.owner:

@@ -174,3 +174,15 @@ async def test_new_game_through_another_process_abandons_the_unfinished_one(redi
     assert (await a.submit(player, first.id, "a1", 0, first_legal(a, first.id))).answer.accepted
     await new_wish(b, seed=8, player=player)
     assert (await a.summary(first.id)).status == "abandoned"
+
+
+async def test_a_client_ahead_of_this_process_cache_is_not_called_stale(redis):
+    """The client saw a move made through another process; this process's copy is older, not the client."""
+    store = EventStore(redis)
+    a, b = GameService(store, redis), GameService(store, redis)
+    game = await new_wish(a, player="g_ahead")
+    await b.load(game.id)  # b caches version 0
+    assert (await a.submit("g_ahead", game.id, "a1", 0, first_legal(a, game.id))).answer.accepted
+    move = first_legal(a, game.id)
+    answer = (await b.submit("g_ahead", game.id, "b1", 1, move)).answer
+    assert answer.accepted and answer.version == 2
