@@ -3,7 +3,9 @@
 Each node is an EmbeddedRedis with `cluster-enabled yes`. The cluster is formed through redis-py:
 Redis 6.2 has no CLUSTER ADDSLOTSRANGE (that is 7.0), so each master gets its contiguous share of the
 16384 slots with CLUSTER ADDSLOTS, then every node is introduced to the first with CLUSTER MEET, and we
-wait until every node reports cluster_state:ok and knows all the others.
+wait until every node reports cluster_state:ok and sees all the others. Started again on the same
+folders, the nodes keep their slots and data (nodes.conf, AOF) and are only introduced again: they get
+new ports, which the MEETs spread.
 """
 
 from __future__ import annotations
@@ -64,27 +66,31 @@ class LocalRedisCluster:
         clients = [redis.Redis(host=n.host, port=n.port, decode_responses=True) for n in self.nodes]
         try:
             count = len(self.nodes)
-            already_formed = all(c.cluster("INFO").get("cluster_state") == "ok" for c in clients)
-            if not already_formed:  # nodes that already agree (formed earlier) are left as they are
+            # Nodes restarted on their folders keep their slots (nodes.conf) but got new ports.
+            formed_before = any(int(c.cluster("INFO").get("cluster_slots_assigned", 0)) for c in clients)
+            if not formed_before:
                 for index, client in enumerate(clients):
                     first, last = index * SLOTS // count, (index + 1) * SLOTS // count
                     client.execute_command("CLUSTER", "ADDSLOTS", *range(first, last))
-                seed = self.nodes[0]
-                for client in clients[1:]:
-                    client.execute_command("CLUSTER", "MEET", seed.host, seed.port)
-            self._wait_until_ok(clients, count)
+            # Every time: a MEET introduces a new node, or tells known nodes their peers' new ports.
+            seed = self.nodes[0]
+            for client in clients[1:]:
+                client.execute_command("CLUSTER", "MEET", seed.host, seed.port)
+            self._wait_until_ok(clients)
         finally:
             for client in clients:
                 client.close()
 
-    @staticmethod
-    def _wait_until_ok(clients: list[redis.Redis], count: int) -> None:
+    def _wait_until_ok(self, clients: list[redis.Redis]) -> None:
+        """Until every node says cluster_state:ok and sees exactly the nodes at their current ports,
+        all connected (after a restart, stale addresses linger until the MEETs have spread)."""
+        addresses = {f"{node.host}:{node.port}" for node in self.nodes}
         deadline = time.monotonic() + FORM_TIMEOUT_S
         while time.monotonic() < deadline:
             infos = [client.cluster("INFO") for client in clients]
-            if all(
-                info.get("cluster_state") == "ok" and int(info.get("cluster_known_nodes", 0)) == count
-                for info in infos
+            views = [client.cluster("NODES") for client in clients]
+            if all(info.get("cluster_state") == "ok" for info in infos) and all(
+                set(view) == addresses and all(_healthy(peer) for peer in view.values()) for view in views
             ):
                 return
             time.sleep(0.05)
@@ -105,3 +111,8 @@ class LocalRedisCluster:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+def _healthy(peer: dict) -> bool:
+    flags = peer["flags"].split(",")
+    return peer["connected"] and not {"fail", "fail?", "handshake", "noaddr"} & set(flags)

@@ -8,6 +8,7 @@ import pytest
 import redis
 
 from services.redis_client import parse_redis_url
+from services.redis_cluster import LocalRedisCluster
 from services.redis_server import (
     BINARY_ENV,
     EmbeddedRedis,
@@ -31,6 +32,21 @@ def test_restart_on_the_same_folder_keeps_the_data(tmp_path: Path) -> None:
         client = redis.Redis.from_url(server.url)
         assert client.xrange("arena:game:{x}:log") == [(b"0-1", {b"e": b"first"})]
         client.close()
+
+
+def test_a_cluster_restarted_on_its_folders_keeps_its_data(tmp_path: Path) -> None:
+    cluster = LocalRedisCluster(tmp_path, masters=3)
+    keys = [f"arena:game:{{g{n}}}:log" for n in range(30)]  # spread over all three masters
+    with cluster:
+        client = redis.RedisCluster(host=cluster.nodes[0].host, port=cluster.nodes[0].port)
+        for key in keys:
+            client.xadd(key, {"e": key}, id="0-1")
+        client.close()
+    for _ in range(2):  # again and again: every start gets new ports and must re-form the cluster
+        with LocalRedisCluster(tmp_path, masters=3) as again:
+            client = redis.RedisCluster(host=again.nodes[0].host, port=again.nodes[0].port)
+            assert [client.xrange(key) for key in keys] == [[(b"0-1", {b"e": key.encode()})] for key in keys]
+            client.close()
 
 
 def test_stop_and_kill_are_safe_to_repeat(tmp_path: Path) -> None:
