@@ -21,17 +21,24 @@ def load_or_create_secret(configured: str | None, data_dir: Path) -> bytes:
     if configured:
         return configured.encode()
     path = data_dir / "secret"
-    if path.exists():
-        return path.read_text().strip().encode()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    value = secrets.token_urlsafe(32)
-    # Created with O_EXCL so two processes starting together agree on one secret.
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text().strip().encode()
-    with os.fdopen(fd, "w") as handle:
-        handle.write(value)
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        # Written whole to a private file, then linked into place: the link fails if another process
+        # starting together got there first (both then read its secret), and nobody ever reads a
+        # half-written, empty secret.
+        draft = data_dir / f".secret-{secrets.token_hex(8)}"
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(32))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    value = path.read_text().strip()
+    if not value:
+        raise ValueError(f"{path} is empty: delete it (a new secret is made) or set ARENA_SECRET")
     return value.encode()
 
 

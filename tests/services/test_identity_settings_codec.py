@@ -62,3 +62,16 @@ def test_game_created_round_trips():
     entry = codec.created_entry(created)
     assert entry.type == codec.GAME_CREATED and codec.decode_created(entry.data) == created
     assert not isinstance(engine.initial_state(created.game, created.variant, created.seed), engine.RuleError)
+
+
+def test_processes_starting_together_share_one_secret_and_an_empty_one_is_refused(tmp_path: Path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(8) as pool:
+        found = set(pool.map(lambda _: load_or_create_secret(None, tmp_path / "data"), range(32)))
+    assert len(found) == 1 and b"" not in found
+    assert [p.name for p in (tmp_path / "data").iterdir()] == ["secret"]  # no draft left behind
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "secret").write_text("\n")
+    with pytest.raises(ValueError, match="empty"):
+        load_or_create_secret(None, tmp_path / "empty")
