@@ -111,14 +111,17 @@ def wizard_cast_deal() -> tuple[int, list[dict]]:
 
 @lru_cache
 def spider_group_line() -> tuple[int, list[dict], dict]:
-    """A one-suit Spider seed, a short line of moves, and then a legal move of a group of 2+ cards."""
+    """A one-suit Spider seed, a short line of moves, and then a legal move of a group of 2+ cards
+    from a pile that may also move one card fewer (so the keyboard can step the count down and up)."""
     for seed in range(1, 300):
         state = engine.initial_state("spider", {"suits": 1}, seed)
         line: list[dict] = []
         last = None
         for _ in range(25):
             legal = [i for i in engine.legal_moves(state) if isinstance(i, MoveIntent)]
-            group = next((i for i in legal if i.count >= 2 and (i.dst, i.src) != last), None)
+            smaller = {(i.src, i.count + 1) for i in legal}
+            group = next((i for i in legal if i.count >= 2 and (i.dst, i.src) != last
+                          and (i.src, i.count) in smaller), None)
             if group is not None:
                 return seed, line, _intent_dict(group)
             fresh = [i for i in legal if (i.dst, i.src) != last]
