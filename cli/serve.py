@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
             log_level=settings.log_level,
             ws=settings.ws_impl,
             ws_per_message_deflate=settings.ws_deflate,
-            ws_max_size=64 * 1024,  # the socket refuses frames over 4 KiB itself; this stops abuse earlier
+            # The socket refuses frames over max_frame_bytes itself (a clear s2c.error); this stops abuse earlier.
+            ws_max_size=max(64 * 1024, settings.max_frame_bytes),
             ws_ping_interval=20.0,
             lifespan="on",
         )
