@@ -54,7 +54,10 @@ class EngineSession:
         """One request line to one answer line (without the newline)."""
         request_id = None
         try:
-            request = _decoder.decode(line)
+            try:
+                request = _decoder.decode(line)
+            except RecursionError:  # msgspec gives up on very deep nesting; no real request has it
+                raise msgspec.DecodeError("nested too deeply") from None
             if not isinstance(request, dict):
                 raise _Failure(rule_error("bad_request", "a request must be a JSON object with a \"cmd\""))
             request_id = request.get("id")

@@ -31,6 +31,7 @@ def test_start_legal_move_view_round_trip():
     ("request_line", "code"),
     [
         ("not json", "bad_json"),
+        ("[" * 100_000, "bad_json"),
         ("[1, 2]", "bad_request"),
         ('{"cmd": "fly"}', "unknown_command"),
         ('{"cmd": "start", "game": "chess", "seed": 1}', "unknown_game"),
