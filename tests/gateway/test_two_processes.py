@@ -72,7 +72,7 @@ def test_spectator_on_b_sees_moves_made_through_a(two_servers, audit):
         assert sock.recv()["version"] == 3
         assert sock.move(3, view["legal"][0])["type"] == "s2c.accepted"
         assert spectator.recv_until("s2c.update")["version"] == 4
-        # Back on A with a stale cache: the append conflicts, A rebuilds and answers from the log.
+        # Back on A, whose cache is stale: the connect catches A up from the log, so the move is judged fresh.
         sock.close()
         sock = player.open(created["id"], a.url)
         snapshot = sock.recv()
