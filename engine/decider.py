@@ -59,11 +59,11 @@ def evolve(state: GameState, event: AnyEvent) -> GameState:
     if isinstance(event, GameResigned):
         return msgspec.structs.replace(state, status=ABANDONED)
     if isinstance(event, MoveUndone):
-        board, older = state.history
+        board = state.history[-1]
         return msgspec.structs.replace(
             state,
             board=board,
-            history=older,
+            history=state.history[:-1],
             moves=state.moves - 1,
             undos=state.undos + 1,
             status=rules.outcome(board, state.variant),
@@ -72,7 +72,7 @@ def evolve(state: GameState, event: AnyEvent) -> GameState:
     return msgspec.structs.replace(
         state,
         board=board,
-        history=(state.board, state.history) if rules.has_undo else (),
+        history=state.history + (state.board,) if rules.has_undo else (),
         moves=state.moves + 1,
         status=rules.outcome(board, state.variant),
     )

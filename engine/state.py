@@ -17,9 +17,7 @@ class GameState(Struct, frozen=True):
     """A game in play. `board` and `variant` are the game's own structs.
 
     `history` holds the boards before each move of the current line, and only for games with undo
-    (Spider): a linked list `(board before the last move, older history)`, `()` when empty, so a
-    move and an undo each cost O(1) instead of copying every earlier board. `moves` counts the
-    moves of the current line, `undos` the undos taken.
+    (Spider); `moves` counts the moves of the current line, `undos` the undos taken.
     """
 
     game: str
