@@ -55,6 +55,15 @@ def frame_bytes_over(data: str | bytes, limit: int) -> bool:
     return isinstance(data, str) and len(data) * 4 > limit and len(data.encode()) > limit
 
 
+def forget_if_unwatched(channels: ChannelsPlugin, channel: str) -> None:
+    """Litestar's plugin keeps an entry for every channel ever subscribed, and each unsubscribe scans
+    them all: without this, a process's memory and its cost per disconnect would grow with every game
+    ever watched (or every random id a client opened). A later subscribe makes the entry again."""
+    watchers = channels._channels.get(channel)
+    if watchers is not None and not watchers:
+        del channels._channels[channel]
+
+
 def published(version: int, frame: bytes) -> bytes:
     """What goes on the channel (after the origin tag): the version first, so a socket can skip
     what it already sent."""
@@ -104,6 +113,7 @@ class GameSocket:
                     await self.on_frame(message.get("text") or message.get("bytes") or b"")
         finally:
             self.fanout.local.discard(channel, self)
+            forget_if_unwatched(self.channels, channel)
             if self.draining is not None:
                 self.draining.cancel()
 

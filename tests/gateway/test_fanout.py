@@ -88,3 +88,25 @@ def test_spectators_on_this_process_see_every_update_in_order_while_they_ping(al
         assert [u["version"] for u in updates] == [1, 2, 3, 4] and updates[-1]["view"] == view
     for s in (sock, busy, quiet):
         s.close()
+
+
+def test_closed_sockets_leave_no_channel_behind(gateway, alice):
+    """Litestar's channels plugin keeps an entry per channel ever subscribed (and scans them all on each
+    unsubscribe); a process watching games for weeks, or a client opening random game ids, must not grow it."""
+    import time
+
+    from services.gateway.plugin import ArenaPlugin
+
+    channels = gateway.server.config.app.plugins.get(ArenaPlugin).channels
+    game_id = alice.create("wish", None, 3)["id"]
+    sock = alice.open(game_id)
+    sock.recv()
+    bogus = [alice.open(f"{n:016x}") for n in range(20)]
+    assert all(s.recv()["code"] == "no_such_game" for s in bogus)
+    for s in [sock, *bogus]:
+        s.close()
+    names = {f"arena:updates:{game_id}"} | {f"arena:updates:{n:016x}" for n in range(20)}
+    deadline = time.monotonic() + 5
+    while names & set(channels._channels) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not names & set(channels._channels)
