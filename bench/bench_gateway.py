@@ -29,7 +29,7 @@ import msgspec
 import psutil
 from websockets.asyncio.client import connect
 
-from services.redis_server import EmbeddedRedis
+from services.redis.embedded import EmbeddedRedis
 
 GAMES = {"spider": {"suits": 1}, "wish": {"mode": "standard"}, "patient-pairs": {}, "wizard": {}, "wading-pool": {}}
 GAME, VARIANT = "spider", GAMES["spider"]  # a long game: steady play, few re-creations (--game changes it)

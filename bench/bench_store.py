@@ -19,9 +19,9 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from services.redis_client import hiredis_in_use, open_redis
-from services.redis_cluster import LocalRedisCluster
-from services.redis_server import EmbeddedRedis
+from services.redis.client import hiredis_in_use, open_redis
+from tests.support.redis_cluster import LocalRedisCluster
+from services.redis.embedded import EmbeddedRedis
 from services.store import AppendRequest, EventStore, NewEvent, StoreError
 from services.store.envelope import log_key
 

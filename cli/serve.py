@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from services.gateway import create_app
-    from services.redis_server import EmbeddedRedis, RedisServerError, RedisServerNotFound
+    from services.redis.embedded import EmbeddedRedis, RedisServerError, RedisServerNotFound
     from services.settings import settings_from_environment
 
     overrides = {"host": args.host, "port": args.port, "data_dir": args.data_dir}

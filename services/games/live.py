@@ -13,7 +13,7 @@ from msgspec import Struct
 
 from engine import GameState
 
-from ..codec import GameCreated
+from .codec import GameCreated
 
 ANSWERS_KEPT = 64  # answers remembered per game for retried move ids (the store keeps accepted ones for good)
 

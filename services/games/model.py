@@ -1,4 +1,4 @@
-"""The service's answers and its Redis key names: summaries, snapshots, move results, answer codes."""
+"""The service's answers: summaries, snapshots, move results, answer codes."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from msgspec import Struct
 
 from engine import PlayerView
 
+from ..store.keys import meta_key, player_games_key  # noqa: F401  (re-exported)
 from .live import MoveAnswer
 
 NOT_YOUR_GAME = "not_your_game"
@@ -27,13 +28,6 @@ def now_ms() -> int:
 def stream_of(game_id: str) -> str:
     return game_id  # the store names its keys arena:game:{<id>}:...
 
-
-def meta_key(game_id: str) -> str:
-    return f"arena:meta:{{{game_id}}}"  # same hash tag as the game's log: one cluster slot
-
-
-def player_games_key(player_id: str) -> str:
-    return f"arena:player:{player_id}:games"
 
 
 class GameSummary(Struct, frozen=True):

@@ -15,9 +15,10 @@ from litestar import WebSocket
 from litestar.channels import ChannelsPlugin
 from redis.exceptions import RedisError
 
-from ..game_service import GameService, Snapshot
+from ..games.service import GameService, Snapshot
 from ..settings import Settings
 from ..store import StoreError
+from ..store.keys import updates_channel as channel_of
 from .fanout import BatchingPubSubBackend
 from .messages import (
     AcceptedS2C,
@@ -36,10 +37,6 @@ from .rate_limit import TokenBucket
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped (each view is whole)
-
-
-def channel_of(game_id: str) -> str:
-    return f"arena:updates:{game_id}"
 
 
 def update_frame(snapshot: Snapshot) -> bytes:

@@ -13,7 +13,7 @@ from msgspec import Meta, Struct
 
 from engine import RuleError
 
-from ..game_service import GameService, GameSummary
+from ..games.service import GameService, GameSummary
 from ..identity import Identity
 from .errors import ApiError, ErrorBody
 

@@ -18,10 +18,10 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.plugins import InitPluginProtocol
 
-from ..game_service import GameService
+from ..games.service import GameService
 from ..games.appender import Appender
 from ..identity import Identity, load_or_create_secret
-from ..redis_client import open_redis, parse_redis_url
+from ..redis.client import open_redis, parse_redis_url
 from ..settings import Settings
 from ..store import EventStore
 from .errors import ApiError, api_error_response

@@ -7,7 +7,7 @@ from litestar.channels import ChannelsPlugin
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
-from ..game_service import GameService
+from ..games.service import GameService
 from ..identity import Identity
 from ..settings import Settings
 from .fanout import BatchingPubSubBackend

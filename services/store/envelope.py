@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import msgspec
 
+from services.store.keys import log_key, moves_key  # noqa: F401  (re-exported)
+
 ENTRY_FIELD = b"e"
-KEY_PREFIX = "arena:game:"
 MAX_STREAM_ID_LENGTH = 200
 
 
@@ -64,15 +65,6 @@ def encode_event(event: StoredEvent) -> bytes:
 def decode_event(raw: bytes) -> StoredEvent:
     return _decoder.decode(raw)
 
-
-def log_key(stream_id: str) -> str:
-    """The stream key. `{stream_id}` is a cluster hash tag: all of a game's keys live in one slot."""
-    return f"{KEY_PREFIX}{{{stream_id}}}:log"
-
-
-def moves_key(stream_id: str) -> str:
-    """The hash of client move id -> version the move was stored at (idempotent retries)."""
-    return f"{KEY_PREFIX}{{{stream_id}}}:moves"
 
 
 def check_stream_id(stream_id: object) -> str:

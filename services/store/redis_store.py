@@ -6,7 +6,7 @@ Lua script may touch them together):
 - `arena:game:{<id>}:moves` hash: client move id -> version the move was stored at.
 Never a TTL or MAXLEN on either: the log is forever (it is the game).
 
-Works with `redis.asyncio.Redis` and `redis.asyncio.RedisCluster` clients (see services.redis_client).
+Works with `redis.asyncio.Redis` and `redis.asyncio.RedisCluster` clients (see services.redis.client).
 """
 
 from __future__ import annotations

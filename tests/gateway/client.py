@@ -17,7 +17,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import engine
 from engine.state import FINISHED
-from services import codec
+from services.games import codec
 from services.store.envelope import ENTRY_FIELD, decode_event, log_key
 
 

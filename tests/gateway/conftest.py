@@ -13,7 +13,7 @@ import redis as sync_redis
 import uvicorn
 
 from services.gateway import create_app
-from services.redis_server import free_port
+from services.redis.embedded import free_port
 from services.settings import Settings
 from tests.gateway.client import Audit, Client
 

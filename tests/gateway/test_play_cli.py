@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from services.redis_server import free_port
+from services.redis.embedded import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 RESULT = re.compile(r"Game over: (won|lost|abandoned) after (\d+) moves")

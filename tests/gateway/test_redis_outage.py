@@ -7,7 +7,7 @@ import httpx
 import pytest
 import redis as sync_redis
 
-from services.redis_server import EmbeddedRedis
+from services.redis.embedded import EmbeddedRedis
 from tests.gateway.client import Audit, Client
 from tests.gateway.conftest import ServerThread, gateway_settings
 

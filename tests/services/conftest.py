@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.game_service import GameService
+from services.games.service import GameService
 from services.store import EventStore
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine import intents as it
-from services.game_service import NOT_YOUR_GAME, STALE_VERSION, GameService
+from services.games.service import NOT_YOUR_GAME, STALE_VERSION, GameService
 from services.store import EventStore
 
 pytestmark = pytest.mark.integration
@@ -149,7 +149,7 @@ async def test_unknown_or_malformed_game_id(service):
 
 
 async def test_service_on_a_redis_cluster(redis_cluster):
-    from services.redis_client import open_redis
+    from services.redis.client import open_redis
 
     client = await open_redis(redis_cluster.url)
     try:

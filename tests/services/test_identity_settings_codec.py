@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from services import codec
+from services.games import codec
 from services.identity import Identity, load_or_create_secret
 from services.settings import Settings, settings_from_environment
 from tests.strategies import random_games, registered_variants

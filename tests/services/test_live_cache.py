@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine import intents as it
-from services import codec
+from services.games import codec
 from services.games.live import ANSWERS_KEPT, LiveGame, LiveGames, MoveAnswer
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from services.redis_client import open_redis
+from services.redis.client import open_redis
 from services.store import EventStore
 
 BACKENDS = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from services.redis_client import open_redis
-from services.redis_server import EmbeddedRedis
+from services.redis.client import open_redis
+from services.redis.embedded import EmbeddedRedis
 from services.store import AppendRequest, EventStore, NewEvent, StoredEvent
 from services.store.envelope import ENTRY_FIELD, decode_event, encode_event, log_key, moves_key
 from tests.fixtures.redis import unique_id

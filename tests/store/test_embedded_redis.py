@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from services.redis_client import parse_redis_url
-from services.redis_cluster import LocalRedisCluster
-from services.redis_server import (
+from services.redis.client import parse_redis_url
+from tests.support.redis_cluster import LocalRedisCluster
+from services.redis.embedded import (
     BINARY_ENV,
     EmbeddedRedis,
     RedisServerError,

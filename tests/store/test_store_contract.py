@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from services.redis_client import open_redis
+from services.redis.client import open_redis
 from services.store import AppendRequest, AppendResult, EventStore, NewEvent, StoredEvent, VersionConflict
 from services.store.envelope import ENTRY_FIELD, decode_event, log_key, moves_key
 from tests.fixtures.redis import unique_id

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.redis_client import open_redis
+from services.redis.client import open_redis
 from services.store import AppendRequest, AppendResult, EventStore, NewEvent, VersionConflict
 from tests.fixtures.redis import unique_id
 

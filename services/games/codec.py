@@ -13,7 +13,7 @@ import msgspec
 
 from engine import AnyEvent
 
-from .store import NewEvent
+from ..store import NewEvent
 
 SCHEMA = 1
 GAME_CREATED = "game_created"

@@ -16,7 +16,7 @@ from types import TracebackType
 
 import redis
 
-from services.redis_server import EmbeddedRedis, RedisServerError
+from services.redis.embedded import EmbeddedRedis, RedisServerError
 
 SLOTS = 16384
 FORM_TIMEOUT_S = 30.0

@@ -24,9 +24,9 @@ from engine.intents import ResignIntent
 from engine.state import FINISHED
 
 from . import codec
-from .games.appender import Appender
-from .games.live import LiveGame, LiveGames, MoveAnswer, ms_between
-from .games.model import (  # noqa: F401  (re-exported: the service's public shapes)
+from .appender import Appender
+from .live import LiveGame, LiveGames, MoveAnswer, ms_between
+from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     BAD_LOG,
     GAME_ID,
     NO_SUCH_GAME,
@@ -40,7 +40,7 @@ from .games.model import (  # noqa: F401  (re-exported: the service's public sha
     player_games_key,
     stream_of,
 )
-from .store import EventStore, StoredEvent, VersionConflict
+from ..store import EventStore, StoredEvent, VersionConflict
 
 class GameService:
     def __init__(
