@@ -65,6 +65,8 @@ class PairingRules(GameRules):
                 ILLEGAL_MOVE,
                 f"the tops of piles {a} and {b} ({top_a.label()}, {top_b.label()}) are not the same rank",
             )
+        if a > b:  # one canonical form in the log: the lower pile first, whichever the player named first
+            a, b, top_a, top_b = b, a, top_b, top_a
         return [PairRemoved(piles=(a, b), cards=(top_a.id, top_b.id))]
 
     def apply(self, board: PairsBoard, event: AnyEvent, variant: Any) -> PairsBoard:

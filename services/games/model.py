@@ -41,6 +41,8 @@ class GameSummary(Struct, frozen=True):
     created_at_ms: int
     seed: int | None  # None until the game has ended: the seed would reveal the deal
     elapsed_ms: int | None  # server-measured play time: from the deal first shown to the winning move
+    kind: str = "casual"  # casual | practice | daily | race
+    chosen_deal: bool = False  # the player named the deal (practice, never ranked)
 
 
 class Snapshot(Struct, frozen=True):

@@ -34,3 +34,14 @@ def player_games_key(player_id: str) -> str:
 def updates_channel(game_id: str) -> str:
     """Pub/sub channel carrying a game's versioned updates between gateway processes."""
     return f"{PREFIX}updates:{game_id}"
+
+
+LOG_KEY_PATTERN = f"{GAME_PREFIX}{{*}}:log"  # SCAN pattern matching every game's stream
+
+
+def game_id_of_log_key(key: str) -> str | None:
+    """The game id in a key `log_key` made, or None for any other key."""
+    head, tail = f"{GAME_PREFIX}{{", "}:log"
+    if key.startswith(head) and key.endswith(tail) and len(key) > len(head) + len(tail):
+        return key[len(head) : -len(tail)]
+    return None
