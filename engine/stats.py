@@ -1,6 +1,6 @@
 """Win/loss statistics per (game, variant): a pure fold over finished-game results.
 
-DECISIONS.md: statistics count abandoned games as losses (they are also counted on their own);
+Statistics count abandoned games as losses (docs/rules/tournaments.md) (they are also counted on their own);
 best and average moves and time are taken over won games only. Best moves and best time are each
 the best of any won game, so they may come from two different games. Bad input is refused with a
 RuleError and leaves the statistics as they were (every value here is immutable).

@@ -1,4 +1,4 @@
-"""The Wish and Patient Pairs, rule by rule (shared/rules/the-wish.txt, patient-pairs.txt, DECISIONS.md)."""
+"""The Wish and Patient Pairs, rule by rule (docs/rules/the-wish.md, docs/rules/patient-pairs.md)."""
 
 from __future__ import annotations
 
