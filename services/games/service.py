@@ -16,7 +16,7 @@ meta hash per game and a sorted set of each player's games, both rebuildable fro
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import msgspec
 
@@ -47,6 +47,22 @@ from .model import (  # noqa: F401  (re-exported: the service's public shapes)
 )
 from ..store import EventStore, VersionConflict
 
+class ResultsHook(Protocol):
+    """Who hears that a game opened and how it ended (the validator's submitter, in `arena serve`)."""
+
+    async def opened(self, game_id: str, at_ms: int) -> None: ...
+
+    async def ended(self, game_id: str, player_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None: ...
+
+
+class NoResults:
+    async def opened(self, game_id: str, at_ms: int) -> None:
+        return None
+
+    async def ended(self, game_id: str, player_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+        return None
+
+
 RECENT_GAMES = 20  # how far back a new casual game looks for an unfinished one to abandon
 
 
@@ -59,6 +75,7 @@ class GameService:
         cache_games: int = 10_000,
         clock: Callable[[], int] | None = None,
         appender: Appender | None = None,
+        results: ResultsHook | None = None,
     ) -> None:
         self.store = store
         self.redis = redis
@@ -67,6 +84,7 @@ class GameService:
         self.clock = clock or store.clock
         self.live = LiveGames(cache_games)
         self.appender = appender or Appender(store)
+        self.results: ResultsHook = results or NoResults()
 
     # Creating ---------------------------------------------------------------------------------
 
@@ -107,6 +125,7 @@ class GameService:
         await self.store.append(stream_of(game_id), 0, [codec.new_entry(created)])
         log = GameLog(created, None, (), 1)
         await write_projections(self.redis, game_id, log, state.status)
+        await self.results.opened(game_id, created.created_at_ms)
         live = LiveGame(game_id, created, state, 0, 1)
         self.live.put(live)
         return self._summary(live)
@@ -239,6 +258,9 @@ class GameService:
         if live.finished_at_ms is not None:
             fields["finished_at_ms"] = live.finished_at_ms
         await self.redis.hset(meta_key(live.game_id), mapping=fields)
+        if live.state.status in FINISHED or not engine.legal_moves(live.state):
+            elapsed = self._elapsed(live) or 0
+            await self.results.ended(live.game_id, live.owner, live.state.status, live.state.moves, elapsed, ts_ms)
 
     # Showing ----------------------------------------------------------------------------------
 

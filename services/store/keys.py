@@ -45,3 +45,38 @@ def game_id_of_log_key(key: str) -> str | None:
     if key.startswith(head) and key.endswith(tail) and len(key) > len(head) + len(tail):
         return key[len(head) : -len(tail)]
     return None
+
+
+# The validator's keys share the hash tag {validator}: one slot, so one MULTI may touch them together.
+# A game's stream lives in its own slot; nothing needs both in one command.
+VALIDATOR_TAG = "{validator}"
+
+
+def submissions_key() -> str:
+    """Stream of wins to check, read by the `validators` consumer group."""
+    return f"{PREFIX}{VALIDATOR_TAG}:submissions"
+
+
+def verdicts_key() -> str:
+    """Hash: game id -> its verdict (msgpack), written once (HSETNX)."""
+    return f"{PREFIX}{VALIDATOR_TAG}:verdicts"
+
+
+def dead_letters_key() -> str:
+    """Stream of submissions that kept failing, with the reason."""
+    return f"{PREFIX}{VALIDATOR_TAG}:dead"
+
+
+def unsettled_key() -> str:
+    """Sorted set: game id -> creation ms, for games that may still end in a win not yet submitted."""
+    return f"{PREFIX}{VALIDATOR_TAG}:unsettled"
+
+
+def validator_counts_key() -> str:
+    """Hash of counters: verified, rejected, dead."""
+    return f"{PREFIX}{VALIDATOR_TAG}:counts"
+
+
+def validator_attempts_key() -> str:
+    """Hash: submission entry id -> failed checks so far (dead-lettered at the limit)."""
+    return f"{PREFIX}{VALIDATOR_TAG}:attempts"
