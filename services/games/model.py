@@ -17,6 +17,7 @@ NOT_YOUR_GAME = "not_your_game"
 NO_SUCH_GAME = "no_such_game"
 STALE_VERSION = "stale_version"
 BAD_LOG = "bad_log"
+NOT_PUBLIC_YET = "not_public_yet"
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -54,6 +55,13 @@ class Snapshot(Struct, frozen=True):
     elapsed_ms: int | None
     seed: int | None = None
     deal: Any = None  # the engine's board at the start, every card shown; only once ended
+
+
+class Refusal(Struct, frozen=True):
+    """Why the service will not show something (yet): a code a program branches on, a message."""
+
+    code: str
+    message: str
 
 
 class MoveResult(Struct, frozen=True):

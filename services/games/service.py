@@ -21,7 +21,7 @@ from typing import Any, Callable, Protocol
 import msgspec
 
 import engine
-from engine import IN_PROGRESS, AnyIntent, RuleError
+from engine import IN_PROGRESS, LOST, AnyIntent, RuleError
 from engine.intents import ResignIntent
 from engine.state import FINISHED
 
@@ -30,15 +30,18 @@ from .appender import Appender
 from .entries import CASUAL, CASUAL_KINDS, PRACTICE, GameCreated, GameLinks, GameShown, Kind
 from .projections import write_projections
 from .record import BadLog, GameLog, read_log
+from .secrecy import DealSecrecy
 from .live import LiveGame, LiveGames, MoveAnswer, ms_between
 from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     BAD_LOG,
     GAME_ID,
     NO_SUCH_GAME,
+    NOT_PUBLIC_YET,
     NOT_YOUR_GAME,
     STALE_VERSION,
     GameSummary,
     MoveResult,
+    Refusal,
     Snapshot,
     meta_key,
     now_ms,
@@ -76,6 +79,7 @@ class GameService:
         clock: Callable[[], int] | None = None,
         appender: Appender | None = None,
         results: ResultsHook | None = None,
+        secrecy: DealSecrecy | None = None,
     ) -> None:
         self.store = store
         self.redis = redis
@@ -85,6 +89,7 @@ class GameService:
         self.live = LiveGames(cache_games)
         self.appender = appender or Appender(store)
         self.results: ResultsHook = results or NoResults()
+        self.secrecy = secrecy or DealSecrecy()
 
     # Creating ---------------------------------------------------------------------------------
 
@@ -258,14 +263,15 @@ class GameService:
         if live.finished_at_ms is not None:
             fields["finished_at_ms"] = live.finished_at_ms
         await self.redis.hset(meta_key(live.game_id), mapping=fields)
-        if live.state.status in FINISHED or not engine.legal_moves(live.state):
+        if self.is_over(live):
             elapsed = self._elapsed(live) or 0
             await self.results.ended(live.game_id, live.owner, live.state.status, live.state.moves, elapsed, ts_ms)
 
     # Showing ----------------------------------------------------------------------------------
 
-    async def open_for(self, game_id: str, viewer_id: str) -> tuple[Snapshot, bool] | None:
-        """The snapshot a socket gets on connect, and whether the viewer is the player.
+    async def open_for(self, game_id: str, viewer_id: str) -> tuple[Snapshot, bool] | Refusal | None:
+        """The snapshot a socket gets on connect, and whether the viewer is the player; a Refusal when
+        the viewer may not watch this game yet (a daily attempt or race game before its reveal).
 
         The first look by anyone, spectators included, starts the clock: it is logged as game_shown
         (time runs from the deal first shown, so a second identity cannot study the deal first).
@@ -274,6 +280,8 @@ class GameService:
         live = await self.refresh(game_id)
         if live is None:
             return None
+        if not self.secrecy.may_watch(live.created, viewer_id, self.clock()):
+            return Refusal(NOT_PUBLIC_YET, "only its player may open this game until its deal is public")
         if live.shown_at_ms is None:
             async with live.lock:
                 live = await self._show(live, viewer_id)
@@ -296,8 +304,16 @@ class GameService:
         live = await self.load(game_id)
         return None if live is None else self.snapshot_of(live)
 
+    def is_over(self, live: LiveGame) -> bool:
+        """No further move of any kind: won, abandoned, or lost with nothing (not even undo) left."""
+        status = live.state.status
+        return status in FINISHED or (status == LOST and not engine.legal_moves(live.state))
+
+    def deal_public(self, live: LiveGame) -> bool:
+        return self.secrecy.deal_public(live.created, self.is_over(live), self.clock())
+
     def snapshot_of(self, live: LiveGame) -> Snapshot:
-        ended = live.state.status in FINISHED
+        ended = self.deal_public(live)
         deal = None
         if ended:
             start = engine.initial_state(live.created.game, live.created.variant, live.created.seed)
@@ -326,7 +342,7 @@ class GameService:
 
     def _summary(self, live: LiveGame) -> GameSummary:
         created, state = live.created, live.state
-        ended = state.status in FINISHED
+        ended = self.deal_public(live)
         return GameSummary(
             id=live.game_id,
             game=created.game,
