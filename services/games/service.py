@@ -230,8 +230,8 @@ class GameService:
         ended = live.state.status in FINISHED
         deal = None
         if ended:
-            start = engine.initial_state(live.created.game, live.created.variant, live.created.seed)
-            deal = msgspec.to_builtins(start.board)
+            deal = engine.revealed_view(live.created.game, live.created.variant, live.created.seed)
+            assert not isinstance(deal, RuleError), deal  # the game dealt when it was created
         return Snapshot(
             game_id=live.game_id,
             version=live.version,
