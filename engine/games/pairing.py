@@ -95,6 +95,9 @@ class PairingRules(GameRules):
     def hidden_cards(self, board: PairsBoard) -> frozenset[int]:
         return frozenset(card.id for pile in board.piles for card in pile.cards[: pile.down])
 
+    def revealed_piles(self, board: PairsBoard) -> tuple[PileView, ...]:
+        return tuple(PileView(f"t{i}", "tableau", 0, pile.cards) for i, pile in enumerate(board.piles))
+
 
 def pairs_on(piles: tuple[Pile, ...]):
     """Every (a, b), a < b, whose top cards share a rank."""

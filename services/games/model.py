@@ -54,7 +54,7 @@ class Snapshot(Struct, frozen=True):
     view: PlayerView
     elapsed_ms: int | None
     seed: int | None = None
-    deal: Any = None  # the engine's board at the start, every card shown; only once ended
+    deal: PlayerView | None = None  # the deal as dealt, every card face up (engine.revealed_view); once ended
 
 
 class Refusal(Struct, frozen=True):

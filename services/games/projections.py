@@ -13,7 +13,7 @@ from msgspec import Struct
 
 import engine
 from engine import RuleError
-from engine.state import FINISHED
+from engine import GameState
 
 from ..store import EventStore
 from ..store.keys import LOG_KEY_PATTERN, game_id_of_log_key, meta_key, player_games_key
@@ -22,37 +22,37 @@ from .record import BadLog, GameLog, read_log
 META_FIELDS = ("player_id", "game", "kind", "status", "created_at_ms", "shown_at_ms", "finished_at_ms")
 
 
-def status_of(log: GameLog) -> str:
-    """The game's status: its deal folded with its events by the engine."""
+def final_state(log: GameLog) -> GameState:
+    """The game's state after its log: its deal folded with its events by the engine."""
     created = log.created
     start = engine.initial_state(created.game, created.variant, created.seed)
     if isinstance(start, RuleError):
         raise ValueError(f"the creation no longer deals: {start.message}")
-    return engine.fold(start, log.engine_events()).status
+    return engine.fold(start, log.engine_events())
 
 
-def meta_of(log: GameLog, status: str) -> dict[str, Any]:
-    """The meta hash of a game, from its log and its folded status."""
+def meta_of(log: GameLog, state: GameState) -> dict[str, Any]:
+    """The meta hash of a game, from its log and the state it folds to."""
     created = log.created
     meta: dict[str, Any] = {
         "player_id": created.player_id,
         "game": created.game,
         "kind": created.kind,
-        "status": status,
+        "status": state.status,
         "created_at_ms": created.created_at_ms,
     }
     if log.shown is not None:
         meta["shown_at_ms"] = log.shown.at_ms
-    if status in FINISHED and log.events:
+    if engine.is_over(state) and log.events:
         meta["finished_at_ms"] = log.events[-1].ts_ms
     return meta
 
 
-async def write_projections(redis: Any, game_id: str, log: GameLog, status: str) -> None:
+async def write_projections(redis: Any, game_id: str, log: GameLog, state: GameState) -> None:
     # Two keys in two slots (the game's, the player's): a pipeline without a transaction.
     pipe = redis.pipeline(transaction=False)
     pipe.delete(meta_key(game_id))
-    pipe.hset(meta_key(game_id), mapping=meta_of(log, status))
+    pipe.hset(meta_key(game_id), mapping=meta_of(log, state))
     pipe.zadd(player_games_key(log.created.player_id), {game_id: log.created.created_at_ms})
     await pipe.execute()
 
@@ -75,13 +75,13 @@ async def rebuild_projections(store: EventStore, redis: Any) -> Rebuilt:
             continue
         try:
             log = read_log(await store.read(game_id))
-            status = status_of(log)
+            state = final_state(log)
         except (BadLog, ValueError) as exc:
             unreadable[game_id] = str(exc)
             continue
         pipe = redis.pipeline(transaction=False)
         pipe.delete(meta_key(game_id))
-        pipe.hset(meta_key(game_id), mapping=meta_of(log, status))
+        pipe.hset(meta_key(game_id), mapping=meta_of(log, state))
         await pipe.execute()
         indexes.setdefault(log.created.player_id, {})[game_id] = log.created.created_at_ms
         rebuilt += 1

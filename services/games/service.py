@@ -129,7 +129,7 @@ class GameService:
         )
         await self.store.append(stream_of(game_id), 0, [codec.new_entry(created)])
         log = GameLog(created, None, (), 1)
-        await write_projections(self.redis, game_id, log, state.status)
+        await write_projections(self.redis, game_id, log, state)
         await self.results.opened(game_id, created.created_at_ms)
         live = LiveGame(game_id, created, state, 0, 1)
         self.live.put(live)
@@ -188,7 +188,7 @@ class GameService:
             state = engine.fold(start, events)
         live = LiveGame(game_id, created, state, log.version, log.stream_version)
         live.shown_at_ms = log.shown.at_ms if log.shown is not None else None
-        if state.status in FINISHED and log.events:
+        if engine.is_over(state) and log.events:
             live.finished_at_ms = log.events[-1].ts_ms
         previous = self.live.get(game_id)
         if previous is not None:
@@ -257,7 +257,7 @@ class GameService:
         return _rejected(move_id, fresh.version, STALE_VERSION, message)
 
     async def _record_status(self, live: LiveGame, ts_ms: int) -> None:
-        if live.state.status in FINISHED:
+        if engine.is_over(live.state):
             live.finished_at_ms = ts_ms  # the final entry's logged time, as a rebuild reads it
         fields = {"status": live.state.status}
         if live.finished_at_ms is not None:
@@ -306,8 +306,7 @@ class GameService:
 
     def is_over(self, live: LiveGame) -> bool:
         """No further move of any kind: won, abandoned, or lost with nothing (not even undo) left."""
-        status = live.state.status
-        return status in FINISHED or (status == LOST and not engine.legal_moves(live.state))
+        return engine.is_over(live.state)
 
     def deal_public(self, live: LiveGame) -> bool:
         return self.secrecy.deal_public(live.created, self.is_over(live), self.clock())
@@ -316,8 +315,8 @@ class GameService:
         ended = self.deal_public(live)
         deal = None
         if ended:
-            start = engine.initial_state(live.created.game, live.created.variant, live.created.seed)
-            deal = msgspec.to_builtins(start.board)
+            deal = engine.revealed_view(live.created.game, live.created.variant, live.created.seed)
+            assert not isinstance(deal, RuleError), deal  # the game dealt when it was created
         return Snapshot(
             game_id=live.game_id,
             version=live.version,

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from engine import ABANDONED, LOST, WON, RuleError
+from engine import WON
 
-from ..games.projections import status_of
+from ..games.projections import final_state
 from ..games.record import BadLog, read_log
 from ..store import EventStore
 from ..store.keys import unsettled_key, verdicts_key
@@ -57,31 +57,19 @@ class Submitter:
         entries = await self.store.read(game_id)
         try:
             game_log = read_log(entries)
-            status = status_of(game_log)
+            state = final_state(game_log)
         except (BadLog, ValueError):
-            status = None  # not a log the validator could ever verify: nothing to submit
-        if status == WON:
+            state = None  # not a log the validator could ever verify: nothing to submit
+        if state is not None and state.status == WON:
             if not await self.redis.hexists(verdicts_key(), game_id):
                 shown = game_log.shown.at_ms if game_log.shown is not None else 0
                 time_ms = game_log.events[-1].ts_ms - shown
-                moves = _moves(game_log)
-                await self.queue.submit(Submission(game_id, game_log.created.player_id, moves, time_ms, now_ms))
+                submission = Submission(game_id, game_log.created.player_id, state.moves, time_ms, now_ms)
+                await self.queue.submit(submission)
                 await self.redis.zrem(unsettled_key(), game_id)
                 return 1
-        if status in (None, WON, ABANDONED) or (status == LOST and not _can_undo(game_log)):
+        if state is None or engine.is_over(state):
             await self.redis.zrem(unsettled_key(), game_id)
         else:
             await self.redis.zadd(unsettled_key(), {game_id: now_ms}, xx=True)  # still open: to the back
         return 0
-
-
-def _moves(game_log: Any) -> int:
-    created = game_log.created
-    start = engine.initial_state(created.game, created.variant, created.seed)
-    assert not isinstance(start, RuleError)
-    return engine.fold(start, game_log.engine_events()).moves
-
-
-def _can_undo(game_log: Any) -> bool:
-    rules = engine.rules_for(game_log.created.game)
-    return not isinstance(rules, RuleError) and rules.has_undo

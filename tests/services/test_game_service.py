@@ -8,6 +8,7 @@ import engine
 from engine import intents as it
 from services.games.service import NOT_YOUR_GAME, STALE_VERSION, GameService
 from services.store import EventStore
+from tests.strategies import forward_moves
 
 pytestmark = pytest.mark.integration
 
@@ -98,10 +99,11 @@ async def test_rebuild_with_verify_matches_the_cached_state(service):
     game = await new_wish(service, seed=11)
     for n in range(6):
         state = service.live.get(game.id).state
-        moves = engine.legal_moves(state)
+        moves = forward_moves(state)
         if not moves:
             break
         assert (await service.submit(ALICE, game.id, f"m{n}", n, moves[-1])).answer.accepted
+    assert service.live.get(game.id).state.moves == 6  # resign, listed last, is never the move taken
     cached = service.live.get(game.id).state
     rebuilt = await service.rebuild(game.id, verify=True)
     assert rebuilt.state == cached
@@ -115,7 +117,8 @@ async def test_view_hides_face_down_cards_and_seed_until_the_end(service, clock)
     assert shown and not shown & engine.hidden_cards(service.live.get(game.id).state)
     clock.now += 5_000
     result = await service.submit(ALICE, game.id, "r", 0, it.ResignIntent())
-    assert result.snapshot.seed == 7 and result.snapshot.deal is not None
+    assert result.snapshot.seed == 7
+    assert result.snapshot.deal == engine.revealed_view("wish", {"mode": "standard"}, 7)  # every card face up
     assert result.snapshot.elapsed_ms == 5_000
     summary = await service.summary(game.id)
     assert summary.status == "abandoned" and summary.seed == 7
