@@ -54,11 +54,12 @@ def test_random_game_to_the_end(game, alice):
     snapshot = sock.recv()
     assert snapshot["type"] == "s2c.snapshot" and snapshot["role"] == "player" and snapshot["version"] == 0
     final = play_out(sock, snapshot, random.Random(game))
-    if final["view"]["status"] in ("won", "abandoned"):  # revealed once ended, every card face up
+    over = final["view"]["status"] in ("won", "abandoned") or not final["view"]["legal"]
+    if over:  # revealed once nothing more can happen, every card face up (a lost Spider may still undo)
         assert final["seed"] == 2024
         revealed = engine.revealed_view(game, variant, 2024)
         assert final["deal"] == json.loads(msgspec.json.encode(revealed))
-    else:  # lost: the game service reveals only won and abandoned games
+    else:
         assert final["seed"] is None and final["deal"] is None
     summary = alice.summary(created["id"])
     assert summary["status"] == final["view"]["status"] and summary["seed"] == final["seed"]
