@@ -26,7 +26,9 @@ from ..settings import Settings
 from ..store import EventStore
 from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
+from ..validator.runtime import Validators
 from .http import GamesController, PlayersController, current_player, health, ready
+from .replay_routes import ReplaysController
 from .sockets import echo_socket, game_socket
 
 
@@ -57,10 +59,19 @@ class ArenaPlugin(InitPluginProtocol):
         try:
             store = EventStore(client)
             app.state.redis = client
-            app.state.service = GameService(
-                store, client, cache_games=self.settings.cache_games, appender=Appender(store)
+            validators = Validators(
+                client, store, workers=self.settings.validators, review_floor_ms=self.settings.review_floor_ms
             )
-            yield
+            app.state.validators = validators
+            app.state.service = GameService(
+                store, client, cache_games=self.settings.cache_games, appender=Appender(store),
+                results=validators.submitter,
+            )
+            validators.start()
+            try:
+                yield
+            finally:
+                await validators.stop()
         finally:
             await client.aclose()
             await self.pubsub_redis.aclose()
@@ -87,7 +98,9 @@ class ArenaPlugin(InitPluginProtocol):
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
-        app_config.route_handlers.extend([PlayersController, GamesController, health, ready, game_socket])
+        app_config.route_handlers.extend(
+            [PlayersController, GamesController, ReplaysController, health, ready, game_socket]
+        )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)
         return app_config
