@@ -24,6 +24,7 @@ from ..identity import Identity, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url
 from ..settings import Settings
 from ..store import EventStore
+from .catalog import CatalogController
 from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
 from .http import GamesController, PlayersController, current_player, health, ready
@@ -87,7 +88,9 @@ class ArenaPlugin(InitPluginProtocol):
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
-        app_config.route_handlers.extend([PlayersController, GamesController, health, ready, game_socket])
+        app_config.route_handlers.extend(
+            [PlayersController, GamesController, CatalogController, health, ready, game_socket]
+        )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)
         return app_config
