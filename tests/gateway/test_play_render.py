@@ -83,8 +83,9 @@ def test_status_line_names_status_moves_version_time_and_the_game_counters():
 
 def test_render_shows_legal_moves_to_the_player_only_while_in_progress():
     view = wire_view(engine.initial_state("wish", {}, 1))
-    screen = render_view(view, "g1", 0, 0)
+    screen = render_view(view, "g1", 0, 0, title="The Wish")
     assert screen.splitlines()[0] == "The Wish (mode standard)  game g1"
+    assert render_view(view, "g1", 0, 0).splitlines()[0] == "wish (mode standard)  game g1"  # no catalogue: the id
     assert "Legal moves:" in screen and "  1) pair 1 3" in screen
     watched = render_view(view, "g1", 0, 0, role="spectator")
     assert "[watching: not your game]" in watched and "Legal moves" not in watched
