@@ -79,7 +79,7 @@ def test_patient_pairs_is_won_through_the_ui(page):
 
 def test_spider_moves_deal_undo_and_resign(page):
     board = Board(page)
-    board.new_game("spider", seed=7, variant={"suits": "2 suits"})
+    board.new_game("spider", seed=7, preset="2 suits")
     assert board.view()["variant"] == {"suits": 2}
     assert some_moves(board, 6) == 6
     save_screenshot(page, "spider")

@@ -3,7 +3,7 @@
 
 import { ApiError, getGame, identity, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
-import { gameInfo } from "./games.js";
+import { gameInfo, loadCatalog } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
@@ -12,7 +12,7 @@ import { ACTION_TYPES, canPlay, createState, legalAction } from "./state.js";
 
 const ACTION_LABELS = { deal: "Deal", recycle: "Recycle", cast: "Cast", undo: "Undo", resign: "Resign" };
 const ACTION_KEYS = { d: "deal", r: "recycle", c: "cast", u: "undo" };
-const PLAYABLE_STATUSES = new Set(["in_progress", "lost"]); // a lost Spider game may still undo
+const PLAYABLE_STATUSES = new Set(["in_progress", "lost"]); // a lost game with undo may still undo
 
 const SHORTCUTS = `
   <details class="panel help"><summary>Keyboard shortcuts</summary>
@@ -22,7 +22,7 @@ const SHORTCUTS = `
       <dt>↑ ↓ on a selected pile</dt><dd>more or fewer cards of the run</dd>
       <dt>Esc</dt><dd>clear the selection</dd>
       <dt>D</dt><dd>deal / draw from the stock</dd><dt>R</dt><dd>recycle the waste</dd>
-      <dt>C</dt><dd>cast (Solitaire Wizard)</dd><dt>U or Ctrl+Z</dt><dd>undo (Spider)</dd>
+      <dt>C</dt><dd>cast a spell</dd><dt>U or Ctrl+Z</dt><dd>undo</dd>
     </dl>
     <p>Mouse: click a card then a highlighted pile, or drag it there; double-click sends a card to a foundation.</p>
   </details>`;
@@ -102,6 +102,7 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   try {
     await identity();
     summary = await getGame(gameId);
+    await loadCatalog().catch(() => null); // without it the game shows by its id, with no extra buttons
   } catch (error) {
     if (!current()) return () => {};
     app.innerHTML = `<section class="panel"><h1>Game not found</h1><p class="reason"></p>
