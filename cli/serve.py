@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from engine.registry import load_game_module
     from services.gateway import create_app
     from services.redis.embedded import EmbeddedRedis, RedisServerError, RedisServerNotFound
     from services.redis.supervisor import SupervisedRedis
@@ -37,6 +38,12 @@ def run(args: argparse.Namespace) -> int:
 
     overrides = {"host": args.host, "port": args.port, "data_dir": args.data_dir}
     settings = settings_from_environment().with_overrides(**overrides)
+    for name in settings.game_modules:
+        try:
+            load_game_module(name)
+        except (ImportError, ValueError) as exc:
+            print(f"arena serve: cannot add the game module {name} (ARENA_GAME_MODULES): {exc}", file=sys.stderr)
+            return 1
     embedded = None
     if not settings.redis_url:
         _log_redis_events()

@@ -16,7 +16,8 @@ import msgspec
 from .errors import GAME_OVER, NOT_SUPPORTED, NOTHING_TO_UNDO, RuleError, rule_error
 from .events import AnyEvent, GameResigned, MoveUndone
 from .intents import AnyIntent, ResignIntent, UndoIntent
-from .rules import GameRules, rules_for
+from .registry import rules_for
+from .rules import GameRules
 from .state import ABANDONED, FINISHED, IN_PROGRESS, LOST, WON, GameState, PlayerView
 
 

@@ -24,6 +24,7 @@ from ..identity import Identity, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url
 from ..settings import Settings
 from ..store import EventStore
+from .catalog import CatalogController
 from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
 from ..validator.runtime import Validators
@@ -99,7 +100,7 @@ class ArenaPlugin(InitPluginProtocol):
         )
         app_config.exception_handlers[ApiError] = api_error_response
         app_config.route_handlers.extend(
-            [PlayersController, GamesController, ReplaysController, health, ready, game_socket]
+            [PlayersController, GamesController, CatalogController, ReplaysController, health, ready, game_socket]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

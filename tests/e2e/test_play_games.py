@@ -92,7 +92,7 @@ def listed_actions(board: Board) -> set[str]:
 
 def test_spider_moves_deal_undo_and_resign(page):
     board = Board(page)
-    board.new_game("spider", seed=7, variant={"suits": "2 suits"})
+    board.new_game("spider", seed=7, preset="2 suits")
     assert board.view()["variant"] == {"suits": 2}
     assert enabled_actions(page) == listed_actions(board) == {"deal", "resign"}, "nothing to undo yet"
     assert some_moves(board, 6) == 6

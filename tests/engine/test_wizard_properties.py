@@ -18,9 +18,9 @@ from engine.games.wizard_moves import WizardBoard, can_play_somewhere, playable_
 from engine.intents import CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent, ResignIntent, UndoIntent
 from engine.piles import Pile
 from tests.engine.test_wizard_positions import KINGS, c
-from tests.strategies import VARIANTS, random_games
+from tests.strategies import game_variants, random_games
 
-WIZARD_VARIANTS = VARIANTS["wizard"]
+WIZARD_VARIANTS = game_variants("wizard")
 
 
 def all_ids(board: WizardBoard) -> list[int]:

@@ -83,8 +83,9 @@ def test_status_line_names_status_moves_version_time_and_the_game_counters():
 
 def test_render_shows_the_listed_moves_to_the_player_only_while_any_is_listed():
     view = wire_view(engine.initial_state("wish", {}, 1))
-    screen = render_view(view, "g1", 0, 0)
+    screen = render_view(view, "g1", 0, 0, title="The Wish")
     assert screen.splitlines()[0] == "The Wish (mode standard)  game g1"
+    assert render_view(view, "g1", 0, 0).splitlines()[0] == "wish (mode standard)  game g1"  # no catalogue: the id
     assert "Legal moves:" in screen and "  1) pair 1 3" in screen
     assert screen.splitlines()[-1].endswith(") resign")  # listed by the server, last
     watched = render_view(view, "g1", 0, 0, role="spectator")

@@ -10,8 +10,8 @@ import msgspec
 import pytest
 
 import engine
-from engine.solver import SOLVABLE_GAMES, solve
-from tests.strategies import VARIANTS
+from engine.solver import solvable_games, solve
+from tests.strategies import game_variants
 
 pytestmark = pytest.mark.integration
 
@@ -48,7 +48,7 @@ def play_out(sock, snapshot, rng: random.Random) -> dict:
 
 @pytest.mark.parametrize("game", engine.game_ids())
 def test_random_game_to_the_end(game, alice):
-    variant = VARIANTS.get(game, [{}])[0]
+    variant = game_variants(game)[0]
     created = alice.create(game, variant, seed=2024)
     sock = alice.open(created["id"])
     snapshot = sock.recv()
@@ -67,9 +67,9 @@ def test_random_game_to_the_end(game, alice):
     sock.close()
 
 
-@pytest.mark.parametrize("game", [g for g in SOLVABLE_GAMES if g in engine.game_ids()])
+@pytest.mark.parametrize("game", solvable_games())
 def test_solved_game_is_won_with_server_time(game, alice):
-    variant = VARIANTS[game][0]
+    variant = game_variants(game)[0]
     seed = next(s for s in range(200) if solve(engine.initial_state(game, variant, s)).winnable)
     line = solve(engine.initial_state(game, variant, seed)).line
     created = alice.create(game, variant, seed)

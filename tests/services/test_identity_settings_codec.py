@@ -43,6 +43,8 @@ def test_settings_defaults_environment_and_overrides():
     assert (settings.host, settings.port, settings.data_dir) == ("0.0.0.0", 9000, Path("/srv/arena"))
     assert (settings.redis_url, settings.secret, settings.bench_echo) == ("redis://x:1/0", "s", True)
     assert settings.with_overrides(port=1, host=None).port == 1 and settings.with_overrides(host=None).host == "0.0.0.0"
+    assert settings.game_modules == ()
+    assert settings_from_environment({"ARENA_GAME_MODULES": " a.b, c ,"}).game_modules == ("a.b", "c")
     with pytest.raises(SystemExit, match="bad setting"):
         settings_from_environment({"ARENA_PORT": "eighty"})
 

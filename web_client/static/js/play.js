@@ -3,7 +3,7 @@
 
 import { ApiError, getGame, identity, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
-import { gameInfo } from "./games.js";
+import { gameInfo, loadCatalog } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
@@ -21,7 +21,7 @@ const SHORTCUTS = `
       <dt>↑ ↓ on a selected pile</dt><dd>more or fewer cards of the run</dd>
       <dt>Esc</dt><dd>clear the selection</dd>
       <dt>D</dt><dd>deal / draw from the stock</dd><dt>R</dt><dd>recycle the waste</dd>
-      <dt>C</dt><dd>cast (Solitaire Wizard)</dd><dt>U or Ctrl+Z</dt><dd>undo (Spider)</dd>
+      <dt>C</dt><dd>cast a spell</dd><dt>U or Ctrl+Z</dt><dd>undo</dd>
     </dl>
     <p>Mouse: click a card then a highlighted pile, or drag it there; double-click sends a card to a foundation.</p>
   </details>`;
@@ -101,6 +101,7 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   try {
     await identity();
     summary = await getGame(gameId);
+    await loadCatalog().catch(() => null); // without it the game shows by its id, with no extra buttons
   } catch (error) {
     if (!current()) return () => {};
     app.innerHTML = `<section class="panel"><h1>Game not found</h1><p class="reason"></p>

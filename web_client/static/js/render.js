@@ -122,7 +122,7 @@ function stackPile(el, pile, cw, ch, selection, canRecycle, revealed) {
   if (pile.kind === "stock" && total === 0 && canRecycle) el.classList.add("recycle-mark");
 }
 
-/** The stock's cards while the view shows them (a Solitaire Wizard luck pick): each is a choice. */
+/** The stock's cards while the view shows them (a luck pick): each is a choice. */
 function luckTray(stock, state) {
   const tray = document.createElement("div");
   tray.className = "luck-tray";
