@@ -169,7 +169,7 @@ class PlaySession:
         return True
 
     def finished(self) -> bool:
-        """Won and abandoned games take nothing more. A lost game may still list an undo (Spider),
+        """Won and abandoned games take nothing more. A lost game may still list an undo (if it has one),
         so only --auto stops there; a player is told and may take it or quit."""
         status = self.view["status"]
         if status == "in_progress":

@@ -183,7 +183,7 @@ def render_view(
     lines = [title_line(view, game_id, role, title)]
     lines.extend(pile_line(pile, style) for pile in view["piles"])
     lines.append(status_line(view, version, elapsed_ms, style))
-    if role == "player" and (view["status"] == "in_progress" or view.get("legal")):  # a lost Spider game: undo
+    if role == "player" and (view["status"] == "in_progress" or view.get("legal")):  # a lost game may still list an undo
         lines.extend(legal_lines(view, style))
     return "\n".join(lines)
 

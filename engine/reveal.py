@@ -12,7 +12,7 @@ import msgspec
 
 from .decider import initial_state
 from .errors import RuleError
-from .rules import rules_for
+from .registry import rules_for
 from .state import PlayerView
 
 
