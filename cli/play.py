@@ -142,15 +142,16 @@ class PlaySession:
         return True
 
     def finished(self) -> bool:
-        """Won and abandoned games take nothing more. A lost game may still take an undo (Spider),
-        so only --auto stops there; a player is told and may type undo or quit."""
+        """Won and abandoned games take nothing more. A lost game may still list an undo (Spider),
+        so only --auto stops there; a player is told and may take it or quit."""
         status = self.view["status"]
         if status == "in_progress":
             self.lost_shown = False
             return False
-        if status == "lost" and not self.args.auto and self.role == "player":
+        can_undo = any(move["type"] == "undo" for move in self.view["legal"])
+        if status == "lost" and can_undo and not self.args.auto and self.role == "player":
             if not self.lost_shown:
-                self.say(self.result() + " Type undo if this game allows it, or quit.")
+                self.say(self.result() + " Undo is still listed: take it, or quit.")
                 self.lost_shown = True
             return False
         self.say(self.result())
@@ -205,12 +206,13 @@ class PlaySession:
                 raise PlayError(f"the server refused {AUTO_REFUSALS} moves in a row from --auto; giving up")
 
     def auto_move(self) -> dict[str, Any]:
-        legal = self.view["legal"]
-        if not legal or self.auto_moves >= self.args.max_moves:
+        # Undo and resign are listed too: picked at random, resign would end the game at once.
+        moves = [move for move in self.view["legal"] if move["type"] not in ("undo", "resign")]
+        if not moves or self.auto_moves >= self.args.max_moves:
             self.say(f"No legal move or --max-moves {self.args.max_moves} reached: resigning.")
             return {"type": "resign"}
         self.auto_moves += 1
-        return random.choice(legal)
+        return random.choice(moves)
 
     async def submit(self, move: dict[str, Any]) -> bool:
         """Send one move and wait for its answer, then for the update that shows it; True when

@@ -188,7 +188,7 @@ def render_view(
     lines = [title_line(view, game_id, role)]
     lines.extend(pile_line(pile, style) for pile in view["piles"])
     lines.append(status_line(view, version, elapsed_ms, style))
-    if role == "player" and view["status"] == "in_progress":
+    if role == "player" and (view["status"] == "in_progress" or view.get("legal")):  # a lost Spider game: undo
         lines.extend(legal_lines(view, style))
     return "\n".join(lines)
 

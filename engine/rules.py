@@ -55,6 +55,11 @@ class GameRules:
         """Ids of the cards the player may not see now (face down, or in the undealt stock)."""
         raise NotImplementedError
 
+    def revealed_piles(self, board: Any) -> tuple[PileView, ...]:
+        """The board as `piles` lays it out, with every card face up (down is 0 everywhere). A stock
+        lists its cards bottom to top like any pile: the next card to come off it is the last."""
+        raise NotImplementedError
+
     # Variants -----------------------------------------------------------------------------
 
     def parse_variant(self, raw: dict[str, Any] | None) -> Any | RuleError:

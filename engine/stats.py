@@ -1,10 +1,10 @@
 """Win/loss statistics per (game, variant): a pure fold over finished-game results.
 
-Statistics count abandoned games as losses (they are also counted on their own); best and average
-moves and time are taken over won games only. Best moves and best time are each the best of any won
-game, so they may come from two different games. Every figure here is independent of the order of
-the results (streaks, which are not, are kept by services/tournaments/statistics.py). Bad input is
-refused with a RuleError and leaves the statistics as they were (every value here is immutable).
+Statistics count abandoned games as losses (docs/rules/tournaments.md) (they are also counted on their
+own); best and average moves and time are taken over won games only. Best moves and best time are each
+the best of any won game, so they may come from two different games. Every figure here is independent of
+the order of the results (streaks, which are not, are kept by services/tournaments/statistics.py). Bad
+input is refused with a RuleError and leaves the statistics as they were (every value here is immutable).
 """
 
 from __future__ import annotations

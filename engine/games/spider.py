@@ -252,5 +252,11 @@ class SpiderRules(GameRules):
         down = (card.id for pile in board.columns for card in pile.cards[: pile.down])
         return frozenset(down).union(card.id for card in board.stock)
 
+    def revealed_piles(self, board: SpiderBoard) -> tuple[PileView, ...]:
+        views = [PileView(COLUMN_NAMES[i], "tableau", 0, pile.cards) for i, pile in enumerate(board.columns)]
+        views.append(PileView("stock", "stock", 0, tuple(reversed(board.stock))))  # stock[0] deals first
+        views.append(PileView("cleared", "cleared", 0, board.cleared))
+        return tuple(views)
+
 
 RULES = register(SpiderRules())

@@ -128,14 +128,16 @@ class WadingPoolRules(GameRules):
         return IN_PROGRESS if next(moves_on(board.piles), None) else LOST
 
     def piles(self, state: GameState) -> tuple[PileView, ...]:
-        piles = state.board.piles
-        return tuple(PileView(PILE_NAMES[i], "tableau", 0, pile.cards) for i, pile in enumerate(piles))
+        return self.revealed_piles(state.board)  # nothing is ever hidden: the view is the whole board
 
     def info(self, state: GameState) -> dict[str, Any]:
         return {"complete_suits": complete_suits(state.board.piles)}
 
     def hidden_cards(self, board: WadingPoolBoard) -> frozenset[int]:
         return frozenset()  # every card is dealt face up and stays face up
+
+    def revealed_piles(self, board: WadingPoolBoard) -> tuple[PileView, ...]:
+        return tuple(PileView(PILE_NAMES[i], "tableau", 0, pile.cards) for i, pile in enumerate(board.piles))
 
 
 def board_of(rows: list[list[Card]]) -> WadingPoolBoard:

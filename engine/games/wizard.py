@@ -152,6 +152,13 @@ class WizardRules(GameRules):
             hidden.update(card.id for card in board.stock)
         return frozenset(hidden)
 
+    def revealed_piles(self, board: WizardBoard) -> tuple[PileView, ...]:
+        views = [PileView(f"t{i}", "tableau", 0, p.cards) for i, p in enumerate(board.tableau)]
+        views += [PileView(f"f{i}", "foundation", 0, p.cards) for i, p in enumerate(board.foundations)]
+        views.append(PileView("waste", "waste", 0, board.waste))
+        views.append(PileView("stock", "stock", 0, board.stock))  # already bottom to top: draws take the end
+        return tuple(views)
+
 
 def _recycle_problem(board: WizardBoard, variant: WizardVariant) -> str | None:
     if board.stock:

@@ -36,6 +36,52 @@ def updates_channel(game_id: str) -> str:
     return f"{PREFIX}updates:{game_id}"
 
 
+LOG_KEY_PATTERN = f"{GAME_PREFIX}{{*}}:log"  # SCAN pattern matching every game's stream
+
+
+def game_id_of_log_key(key: str) -> str | None:
+    """The game id in a key `log_key` made, or None for any other key."""
+    head, tail = f"{GAME_PREFIX}{{", "}:log"
+    if key.startswith(head) and key.endswith(tail) and len(key) > len(head) + len(tail):
+        return key[len(head) : -len(tail)]
+    return None
+
+
+# The validator's keys share the hash tag {validator}: one slot, so one MULTI may touch them together.
+# A game's stream lives in its own slot; nothing needs both in one command.
+VALIDATOR_TAG = "{validator}"
+
+
+def submissions_key() -> str:
+    """Stream of wins to check, read by the `validators` consumer group."""
+    return f"{PREFIX}{VALIDATOR_TAG}:submissions"
+
+
+def verdicts_key() -> str:
+    """Hash: game id -> its verdict (msgpack), written once (HSETNX)."""
+    return f"{PREFIX}{VALIDATOR_TAG}:verdicts"
+
+
+def dead_letters_key() -> str:
+    """Stream of submissions that kept failing, with the reason."""
+    return f"{PREFIX}{VALIDATOR_TAG}:dead"
+
+
+def unsettled_key() -> str:
+    """Sorted set: game id -> creation ms, for games that may still end in a win not yet submitted."""
+    return f"{PREFIX}{VALIDATOR_TAG}:unsettled"
+
+
+def validator_counts_key() -> str:
+    """Hash of counters: verified, rejected, dead."""
+    return f"{PREFIX}{VALIDATOR_TAG}:counts"
+
+
+def validator_attempts_key() -> str:
+    """Hash: submission entry id -> failed checks so far (dead-lettered at the limit)."""
+    return f"{PREFIX}{VALIDATOR_TAG}:attempts"
+
+
 # Daily challenges: one challenge's keys share the hash tag `{<challenge key>}` (e.g.
 # `{2026-12-01/spider/suits=2}`), so the leaderboard scripts touch them together in one slot.
 DAILY_PREFIX = f"{PREFIX}daily:"

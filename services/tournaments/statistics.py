@@ -23,10 +23,10 @@ from msgspec import Struct
 from engine.errors import RuleError, rule_error
 from engine.stats import VariantStats, check_outcome, tally
 
+from services.games.entries import DAILY, KINDS
+
 from .catalogue import utc_date_of
 
-CASUAL, PRACTICE, DAILY_RANKED, DAILY_UNRANKED, RACE = "casual", "practice", "daily_ranked", "daily_unranked", "race"
-KINDS = (CASUAL, PRACTICE, DAILY_RANKED, DAILY_UNRANKED, RACE)
 BAD_FACT, OUT_OF_ORDER = "bad_fact", "out_of_order"
 
 
@@ -40,7 +40,8 @@ class FinishedGame(Struct, frozen=True):
     moves: int
     time_ms: int  # server-measured
     finished_at_ms: int
-    kind: str  # one of KINDS
+    kind: str  # the game log's kind: casual, practice, daily or race
+    ranked: bool = False  # the game log's flag: a named account's daily attempt
     challenge_date: str | None = None  # a daily attempt's challenge day (it may end in the next day's grace hour)
 
 
@@ -87,6 +88,8 @@ def fact_problem(fact: FinishedGame) -> str | None:
         return outcome
     if fact.kind not in KINDS:
         return f"kind must be one of {', '.join(KINDS)}, not {fact.kind!r}"
+    if not isinstance(fact.ranked, bool):
+        return f"ranked must be true or false, not {fact.ranked!r}"
     value = fact.finished_at_ms
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         return f"finished_at_ms must be a whole number of at least 0, not {value!r}"
@@ -116,7 +119,7 @@ def record(stats: PlayerStats, fact: FinishedGame) -> PlayerStats | RuleError:
     streak = before.current_streak + 1 if fact.status == "won" else 0
     after = GameVariantStats(counts, streak, max(before.best_streak, streak))
     stats = msgspec.structs.replace(stats, variants={**stats.variants, key: after}, last=position)
-    if fact.kind == DAILY_RANKED:
+    if fact.kind == DAILY and fact.ranked:
         stats = _add_ranked_day(stats, fact.challenge_date or utc_date_of(fact.finished_at_ms))
     return stats
 

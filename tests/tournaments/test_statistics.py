@@ -9,11 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from services.tournaments.catalogue import DAY_MS, day_start_ms
+from services.games.entries import KINDS
 from services.tournaments.statistics import (
     BAD_FACT,
-    DAILY_RANKED,
-    DAILY_UNRANKED,
-    KINDS,
     OUT_OF_ORDER,
     FinishedGame,
     PlayerStats,
@@ -26,9 +24,9 @@ DAY1 = day_start_ms(dt.date(2026, 12, 1))
 
 
 def game(n: int, status: str, moves: int = 100, time_ms: int = 60_000, *, at: int | None = None,
-         kind: str = "casual", variant: str = "suits=2", day: str | None = None) -> FinishedGame:
+         kind: str = "casual", variant: str = "suits=2", day: str | None = None, ranked: bool = False) -> FinishedGame:
     return FinishedGame(f"game-{n}", "spider", variant, status, moves, time_ms, DAY1 + n * 1000 if at is None else at,
-                        kind, day)
+                        kind, ranked, day)
 
 
 def test_counts_best_average_and_winning_streaks():
@@ -50,11 +48,11 @@ def test_variants_are_apart():
 
 
 def test_daily_streak_counts_consecutive_days_with_a_finished_ranked_attempt():
-    def daily(n, day_index, status="lost", kind=DAILY_RANKED):
-        return game(n, status, at=DAY1 + day_index * DAY_MS + 5000, kind=kind)
+    def daily(n, day_index, status="lost", kind="daily", ranked=True):
+        return game(n, status, at=DAY1 + day_index * DAY_MS + 5000, kind=kind, ranked=ranked)
 
     stats = project([daily(1, 0), daily(2, 1, "won"), daily(3, 1), daily(4, 2, "abandoned"), daily(5, 4),
-                     daily(6, 5, kind=DAILY_UNRANKED), daily(7, 6, kind="casual")])
+                     daily(6, 5, ranked=False), daily(7, 6, kind="casual"), daily(8, 7, kind="race")])
     assert stats.ranked_days == ("2026-12-01", "2026-12-02", "2026-12-03", "2026-12-05")
     assert (stats.daily_streak, stats.best_daily_streak) == (1, 3)
     assert daily_streak_on(stats, "2026-12-05") == 1 and daily_streak_on(stats, "2026-12-06") == 1
@@ -63,8 +61,8 @@ def test_daily_streak_counts_consecutive_days_with_a_finished_ranked_attempt():
 
 def test_an_attempt_ended_in_the_grace_hour_counts_for_its_challenge_day():
     # Day 2's attempt finished first (00:10 of day 2); day 1's ended at 00:30 of day 2, in its grace.
-    day2 = game(1, "won", at=DAY1 + DAY_MS + 600_000, kind=DAILY_RANKED, day="2026-12-02")
-    day1 = game(2, "lost", at=DAY1 + DAY_MS + 1_800_000, kind=DAILY_RANKED, day="2026-12-01")
+    day2 = game(1, "won", at=DAY1 + DAY_MS + 600_000, kind="daily", ranked=True, day="2026-12-02")
+    day1 = game(2, "lost", at=DAY1 + DAY_MS + 1_800_000, kind="daily", ranked=True, day="2026-12-01")
     stats = project([day2, day1])
     assert stats.ranked_days == ("2026-12-01", "2026-12-02") and stats.daily_streak == 2
 
@@ -87,6 +85,7 @@ facts = st.builds(
     st.integers(0, 10**7),
     kind=st.sampled_from(KINDS),
     variant=st.sampled_from(["suits=1", "suits=2"]),
+    ranked=st.booleans(),
 )
 
 
@@ -111,8 +110,10 @@ def test_one_game_with_two_different_endings_is_refused():
     game(1, "won", kind="ranked"),
     game(1, "won", at=-5),
     game(1, "won", day="yesterday"),
+    game(1, "won", ranked="yes"),
     FinishedGame("", "spider", "suits=2", "won", 1, 1, 1, "casual"),
     FinishedGame("g", "spider", {"suits": 2}, "won", 1, 1, 1, "casual"),
+    FinishedGame("g", "spider", "suits=2", "won", 1, 1, 1, "daily_ranked"),
 ])
 def test_bad_facts_are_refused_and_change_nothing(bad):
     before = project([game(5, "won")])
