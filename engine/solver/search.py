@@ -67,3 +67,4 @@ def depth_first(
             if path:
                 path.pop()
     return SearchResult(UNWINNABLE, (), nodes)
+
