@@ -7,7 +7,7 @@ import random
 import pytest
 
 import engine
-from engine.solver import SOLVABLE_GAMES, solve
+from engine.solver import solve
 from tests.strategies import VARIANTS
 
 pytestmark = pytest.mark.integration
@@ -49,7 +49,7 @@ def test_random_game_to_the_end(game, alice):
     sock.close()
 
 
-@pytest.mark.parametrize("game", [g for g in SOLVABLE_GAMES if g in engine.game_ids()])
+@pytest.mark.parametrize("game", ["wish", "patient-pairs"])  # the moves below are pairs
 def test_solved_game_is_won_with_server_time(game, alice):
     variant = VARIANTS[game][0]
     seed = next(s for s in range(200) if solve(engine.initial_state(game, variant, s)).winnable)
