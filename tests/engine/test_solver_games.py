@@ -100,12 +100,13 @@ def test_wading_pool_known_positions():
     verdict = solve(state)
     assert verdict.line == (engine.intents.MoveIntent("t4", "t3", 2),)
     _assert_wins(state, verdict)
-    # Two clubs lie the wrong way round with no empty pile to turn them: no move at all.
-    stuck = [run("spades", 13, 1), run("hearts", 13, 1), run("diamonds", 13, 1), run("clubs", 13, 4),
-             [deck[(2, "clubs")], deck[(3, "clubs")]], [deck[(1, "clubs")]], [deck[(5, "hearts")]][:0] or [], []]
-    stuck[6] = []
-    state = GameState("wading-pool", state.variant, 0, board_of(stuck))
-    assert solve(state).result == "winnable"  # an empty pile lets the 3 step aside
+    # The 2 of clubs lies on the 3 the wrong way round: the 2 steps into an empty pile, the 3
+    # joins the 4, the 2 and then the Ace follow. A deal where no pile ever empties is lost.
+    turned = [run("spades", 13, 1), run("hearts", 13, 1), run("diamonds", 13, 1), run("clubs", 13, 4),
+              [deck[(3, "clubs")], deck[(2, "clubs")]], [deck[(1, "clubs")]], [], []]
+    state = GameState("wading-pool", state.variant, 0, board_of(turned))
+    _assert_wins(state, solve(state))
+    assert solve(engine.initial_state("wading-pool", None, 1)).result == "unwinnable"
 
 
 def _brute_force(piles, full_run):
