@@ -100,12 +100,14 @@ def test_wading_pool_known_positions():
     verdict = solve(state)
     assert verdict.line == (engine.intents.MoveIntent("t4", "t3", 2),)
     _assert_wins(state, verdict)
-    # The 2 of clubs lies on the 3 the wrong way round: the 2 steps into an empty pile, the 3
-    # joins the 4, the 2 and then the Ace follow. A deal where no pile ever empties is lost.
+    # The clubs lie in three piles: the 3-2 run joins the 4, then the Ace joins the 2 (two safe
+    # joins, no branching). A deal where no pile can ever be emptied is lost (seed 1).
     turned = [run("spades", 13, 1), run("hearts", 13, 1), run("diamonds", 13, 1), run("clubs", 13, 4),
               [deck[(3, "clubs")], deck[(2, "clubs")]], [deck[(1, "clubs")]], [], []]
     state = GameState("wading-pool", state.variant, 0, board_of(turned))
-    _assert_wins(state, solve(state))
+    verdict = solve(state)
+    assert len(verdict.line) == 2 and verdict.nodes == 1
+    _assert_wins(state, verdict)
     assert solve(engine.initial_state("wading-pool", None, 1)).result == "unwinnable"
 
 
