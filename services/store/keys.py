@@ -8,17 +8,23 @@ hash tag for the same reason. Nothing else in the project spells a key.
 from __future__ import annotations
 
 PREFIX = "arena:"
-GAME_PREFIX = f"{PREFIX}game:"
+GAME_NAMESPACE = "game"
+GAME_PREFIX = f"{PREFIX}{GAME_NAMESPACE}:"
+# The event store's namespaces: the first part of a stream's keys, so a race's stream never looks like
+# a game's log to a scan of game logs (rebuilds, sweeps).
+RACE_NAMESPACE = "race"
+NAMESPACES = frozenset({GAME_NAMESPACE, RACE_NAMESPACE})
 
 
-def log_key(stream_id: str) -> str:
-    """A game's event stream: entry id `0-<version>`, one field `e` = msgpack StoredEvent. No TTL."""
-    return f"{GAME_PREFIX}{{{stream_id}}}:log"
+def log_key(stream_id: str, namespace: str = GAME_NAMESPACE) -> str:
+    """An event stream (a game's log by default): entry id `0-<version>`, one field `e` = msgpack
+    StoredEvent. No TTL."""
+    return f"{PREFIX}{namespace}:{{{stream_id}}}:log"
 
 
-def moves_key(stream_id: str) -> str:
+def moves_key(stream_id: str, namespace: str = GAME_NAMESPACE) -> str:
     """Hash: client move id -> the stream version the move was stored at (idempotent retries)."""
-    return f"{GAME_PREFIX}{{{stream_id}}}:moves"
+    return f"{PREFIX}{namespace}:{{{stream_id}}}:moves"
 
 
 def meta_key(game_id: str) -> str:
@@ -37,11 +43,12 @@ def updates_channel(game_id: str) -> str:
 
 
 LOG_KEY_PATTERN = f"{GAME_PREFIX}{{*}}:log"  # SCAN pattern matching every game's stream
+RACE_LOG_KEY_PATTERN = f"{PREFIX}{RACE_NAMESPACE}:{{*}}:log"  # ... and every race's stream
 
 
-def game_id_of_log_key(key: str) -> str | None:
-    """The game id in a key `log_key` made, or None for any other key."""
-    head, tail = f"{GAME_PREFIX}{{", "}:log"
+def game_id_of_log_key(key: str, namespace: str = GAME_NAMESPACE) -> str | None:
+    """The stream id (a game's, by default) in a key `log_key` made, or None for any other key."""
+    head, tail = f"{PREFIX}{namespace}:{{", "}:log"
     if key.startswith(head) and key.endswith(tail) and len(key) > len(head) + len(tail):
         return key[len(head) : -len(tail)]
     return None
