@@ -18,6 +18,7 @@ NO_SUCH_GAME = "no_such_game"
 STALE_VERSION = "stale_version"
 BAD_LOG = "bad_log"
 NOT_PUBLIC_YET = "not_public_yet"
+NOT_STARTED = "not_started"  # a race game before its race's start signal
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

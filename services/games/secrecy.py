@@ -11,7 +11,7 @@ tells this policy through `race_ended`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from .entries import GameCreated
 
@@ -34,9 +34,25 @@ def challenge_reveal_ms(challenge_key: str) -> int | None:
     return None if opens is None else opens + DAY_MS + GRACE_MS
 
 
+async def _nothing_to_learn(race_id: str) -> None:
+    return None
+
+
 class DealSecrecy:
-    def __init__(self, race_ended: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        race_ended: Callable[[str], bool] | None = None,
+        race_learn: Callable[[str], Awaitable[None]] | None = None,
+    ) -> None:
+        # `race_ended` answers from what this process knows; `race_learn` brings that knowledge up to
+        # date (a race may have ended through another process). Not knowing keeps the deal secret.
         self.race_ended = race_ended or (lambda race_id: False)
+        self.race_learn = race_learn or _nothing_to_learn
+
+    async def refresh(self, created: GameCreated) -> None:
+        """Bring what the policy knows about this game's contest up to date (before answering on it)."""
+        if created.links.race is not None and not self.race_ended(created.links.race):
+            await self.race_learn(created.links.race)
 
     def deal_public(self, created: GameCreated, over: bool, now_ms: int) -> bool:
         """Whether the seed and the whole deal of this game may go to anyone now. `over`: the game
