@@ -133,3 +133,63 @@ def account_key(player_id: str) -> str:
 def account_name_key(folded_name: str) -> str:
     """String: the player id owning a display name, by its case-folded form (SET NX claims it)."""
     return f"{PREFIX}account-name:{{{folded_name}}}"
+
+
+# Races: a race's own keys share the hash tag `{<race id>}` (its stream is `log_key(id, "race")`).
+RACE_PREFIX = f"{PREFIX}race:"
+
+
+def race_code_key(code: str) -> str:
+    """String: the race id a short join code names (SET NX claims a code)."""
+    return f"{PREFIX}race-code:{{{code}}}"
+
+
+def player_race_key(player_id: str) -> str:
+    """String: the race a player has a seat in now (one at a time); cleared when they leave or it ends."""
+    return f"{PREFIX}player:{{{player_id}}}:race"
+
+
+def race_presence_key(race_id: str) -> str:
+    """Hash: racer -> how many race sockets they have open (a count across gateway processes)."""
+    return f"{RACE_PREFIX}{{{race_id}}}:presence"
+
+
+def races_due_key() -> str:
+    """Sorted set: race id -> when it next needs a look (its start signal, its time limit, a verdict)."""
+    return f"{PREFIX}{{races}}:due"
+
+
+def race_channel(race_id: str) -> str:
+    """Pub/sub channel carrying a race's versioned s2c.race frames between gateway processes."""
+    return f"{PREFIX}race-updates:{race_id}"
+
+
+def racer_channel(race_id: str, player_id: str) -> str:
+    """Pub/sub channel carrying one racer's versioned progress (counts only) in a race."""
+    return f"{PREFIX}race-progress:{race_id}:{player_id}"
+
+
+# Ratings per game and variant: one board's keys share the hash tag `{ratings:<game>/<variant>}`.
+def ratings_key(board: str) -> str:
+    """Hash: player id -> msgpack rating (mu, sigma, races)."""
+    return f"{PREFIX}{{ratings:{board}}}:players"
+
+
+def ratings_board_key(board: str) -> str:
+    """Sorted set: player id -> the rating's conservative value (mu - 3 sigma), for the leaderboard."""
+    return f"{PREFIX}{{ratings:{board}}}:board"
+
+
+def ratings_rated_key(board: str) -> str:
+    """Hash: race id -> when its results were rated (each race counts once)."""
+    return f"{PREFIX}{{ratings:{board}}}:rated"
+
+
+def ratings_lock_key(board: str) -> str:
+    """String: the one process rating a race of this board now (SET NX PX)."""
+    return f"{PREFIX}{{ratings:{board}}}:lock"
+
+
+def race_deals_key(board: str) -> str:
+    """List: proven-winnable secret deals (msgpack) chosen ahead for new races of a board, each used once."""
+    return f"{PREFIX}race-deals:{{{board}}}"

@@ -1,0 +1,87 @@
+"""Fixtures for the race service: races, games and the replay validator on the session's real Redis,
+with a clock the test moves by hand (no timers: the test calls `advance` as a timer would)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import msgspec
+import pytest
+
+import engine
+from engine.solver import solve
+from services.games.service import GameService
+from services.races.ratings import Ratings
+from services.races.service import RaceService
+from services.races.store import RaceStore
+from services.races.wiring import attach
+from services.store import EventStore
+from services.validator.queue import ValidatorQueue
+from services.validator.submitter import Submitter
+from services.validator.worker import ValidatorWorker
+from tests.fixtures.redis import unique_id
+from tests.services.conftest import Clock
+
+
+@dataclass
+class Feed:
+    """Everything the race service sent out, as the frames' JSON would carry it."""
+
+    frames: list[bytes] = field(default_factory=list)
+
+    def race_changed(self, view) -> None:
+        self.frames.append(msgspec.json.encode(view))
+
+    def progress(self, race_id, progress) -> None:
+        self.frames.append(msgspec.json.encode(progress))
+
+
+@dataclass
+class Stack:
+    races: RaceService
+    games: GameService
+    queue: ValidatorQueue
+    worker: ValidatorWorker
+    feed: Feed
+    clock: Clock
+
+    async def drain(self) -> None:
+        while await self.worker.run_once(block=False):
+            pass
+
+    async def win(self, player: str, game_id: str) -> None:
+        """Play the solver's winning line, one move a second."""
+        live = await self.games.refresh(game_id)
+        line = solve(live.state).line
+        assert line, "the race's deal is proven winnable"
+        for version, intent in enumerate(line):
+            self.clock.now += 1_000
+            result = await self.games.submit(player, game_id, unique_id("m"), version, intent)
+            assert result.answer.accepted, result.answer
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def stack(redis_client, clock) -> Stack:
+    store = EventStore(redis_client, clock=clock)
+    queue = ValidatorQueue(redis_client, store, review_floor_ms=0)
+    submitter = Submitter(queue, store)
+    games = GameService(store, redis_client, results=submitter)
+    await queue.ensure_group()
+    worker = ValidatorWorker(queue, submitter, consumer=unique_id("w-"), block_ms=10, clock=clock)
+    feed = Feed()
+    races = RaceService(RaceStore(redis_client, clock=clock), games, countdown_ms=3_000,
+                        ratings=Ratings(redis_client), feed=feed)
+    attach(races, games, queue)
+    return Stack(races, games, queue, worker, feed, clock)
+
+
+def players(n: int) -> list[str]:
+    return [unique_id("g") for _ in range(n)]
+
+
+__all__ = ["Stack", "engine", "players"]
