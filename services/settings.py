@@ -33,6 +33,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     review_floor_ms: int = 150  # a verified win whose median time between moves is below this is flagged
     # Extra game modules (dotted names, each defining RULES) `arena serve` registers at start-up.
     game_modules: tuple[str, ...] = ()
+    race_countdown_ms: int = 5_000  # from the countdown's start (all ready, or the host) to the start signal
+    race_deal_pool: int = 2  # proven deals kept ready per game and variant (0: each race waits for the solver)
 
     def with_overrides(self, **changes: object) -> Settings:
         """A copy with the given fields replaced, skipping the ones that are None."""
@@ -74,6 +76,8 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             gc_thresholds=_thresholds(env.get("ARENA_GC_THRESHOLDS"), defaults.gc_thresholds),
             validators=int(env.get("ARENA_VALIDATORS", defaults.validators)),
             review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),
+            race_countdown_ms=int(env.get("ARENA_RACE_COUNTDOWN_MS", defaults.race_countdown_ms)),
+            race_deal_pool=int(env.get("ARENA_RACE_DEAL_POOL", defaults.race_deal_pool)),
             game_modules=tuple(name.strip() for name in env.get("ARENA_GAME_MODULES", "").split(",") if name.strip()),
         )
     except ValueError as exc:

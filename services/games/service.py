@@ -394,8 +394,8 @@ class GameService:
         summaries = []
         for raw in ids:
             summary = await self.summary(_text(raw))
-            if summary is not None:
-                summaries.append(summary)
+            if summary is not None and not (summary.kind == RACE and summary.elapsed_ms is None):
+                summaries.append(summary)  # a race game is listed from its start signal on, never before
         return summaries
 
 

@@ -29,6 +29,7 @@ from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
 from ..validator.runtime import Validators
 from .http import GamesController, PlayersController, current_player, health, ready
+from .race_routes import RacesPlugin
 from .replay_routes import ReplaysController
 from .sockets import echo_socket, game_socket
 
@@ -81,6 +82,7 @@ class ArenaPlugin(InitPluginProtocol):
         settings, identity, fanout = self.settings, self.identity, self.fanout
         app_config = self.channels.on_app_init(app_config)
         app_config.lifespan.insert(0, self.lifespan)  # entered before channels, left after them
+        app_config = RacesPlugin(settings, fanout).on_app_init(app_config)  # live races: routes, socket, timers
         app_config.dependencies.update(
             {
                 "service": Provide(_service, sync_to_thread=False),
