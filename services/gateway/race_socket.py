@@ -138,7 +138,7 @@ class RaceSocket:
         """Listen locally and on Redis before reading what to send first, so nothing falls between."""
         self.fanout.local.add(channel, feed)
         self.watching.append((channel, feed))
-        self.subscribers.append(await self.channels.subscribe([channel]))
+        self.subscribers.append((await self.channels.subscribe([channel]), channel))
 
     async def run(self) -> None:
         racer = False
@@ -168,9 +168,9 @@ class RaceSocket:
                 task.cancel()
         for channel, feed in self.watching:
             self.fanout.local.discard(channel, feed)
-        for subscriber in self.subscribers:
+        for subscriber, channel in self.subscribers:
             try:
-                await self.channels.unsubscribe(subscriber)
+                await self.channels.unsubscribe(subscriber, [channel])  # named: no scan of every channel
             except Exception:  # noqa: BLE001  Redis away: the plugin's own shutdown unsubscribes
                 pass
         for channel, _ in self.watching:
