@@ -16,7 +16,7 @@ from engine import RuleError
 
 MIN_SEATS, MAX_SEATS = 2, 8
 MIN_TIME_LIMIT_MS, MAX_TIME_LIMIT_MS = 60_000, 3_600_000
-DEFAULT_TIME_LIMIT_MS = 600_000
+DEFAULT_TIME_LIMIT_MS = 900_000  # 15 minutes unless the host chooses otherwise
 
 BAD_SETTINGS = "bad_race_settings"
 NOT_A_RACE_GAME = "not_a_race_game"

@@ -1,8 +1,9 @@
 """Results of a race, pure: won first, then the shorter time, then fewer moves.
 
-Only a win counts as a finish that ranks; every other result (lost, resigned, still playing at the
-time limit, a win the replay validator refused) shares the place after the last winner. Equal
-wins (same time and moves) share a place too; places count like 1, 2, 2, 4.
+After the winners: the racers whose game ended otherwise (stuck or resigned), sharing one place; then
+those still playing at the time limit (not finished), sharing the next; last, a win the replay
+validator refused (a forged or broken log wins nothing). Equal wins (same time and moves) share a
+place too; places count like 1, 2, 2, 4.
 
 Before the results are final, a win still waiting for its verdict ranks as a win (the view marks it
 unverified); the final standings are written once every win has its verdict.
@@ -24,10 +25,10 @@ REJECTED = "rejected"  # won, says the game; the replay validator refused the lo
 
 
 def ranking_key(result: str, time_ms: int | None, moves: int) -> tuple[int, int, int]:
-    """Smaller is better: wins before everything else, then time, then moves."""
-    if result != WON:
-        return (1, 0, 0)
-    return (0, time_ms or 0, moves)
+    """Smaller is better: wins (by time, then moves), ended games, not finished, refused wins."""
+    if result == WON:
+        return (0, time_ms or 0, moves)
+    return ({TIMED_OUT: 2, REJECTED: 3}.get(result, 1), 0, 0)
 
 
 def result_of(state: RaceState, player: str) -> tuple[str, int, int | None]:

@@ -95,7 +95,7 @@ def test_results_rank_wins_by_time_then_moves_and_are_final_once_each_win_is_che
     state = run(state, CheckWin("p1", "g-p1", True, ""))
     assert state.status == core.FINAL
     final = [(s.player, s.place, s.result) for s in state.final.standings]
-    assert final == [("p4", 1, "won"), ("p1", 2, "won"), ("p2", 3, "rejected"), ("p3", 3, "lost")]
+    assert final == [("p4", 1, "won"), ("p1", 2, "won"), ("p3", 3, "lost"), ("p2", 4, "rejected")]
 
 
 def test_the_time_limit_ends_the_race_and_a_late_finish_does_not_count():
@@ -108,7 +108,8 @@ def test_the_time_limit_ends_the_race_and_a_late_finish_does_not_count():
     state = run(state, TimeUp(), deadline + 30)
     assert state.ended.at_ms == deadline and state.ended.reason == "time_limit"
     state = run(state, CheckWin("p1", "g-p1", True, ""))
-    assert [(s.player, s.result) for s in state.final.standings][:2] == [("p1", "won"), ("p2", "timed_out")]
+    assert [(s.player, s.place, s.result) for s in state.final.standings] == [
+        ("p1", 1, "won"), ("p2", 2, "timed_out"), ("p3", 2, "timed_out"), ("p4", 2, "timed_out")]
 
 
 def test_a_finish_of_a_game_that_is_not_the_racers_is_ignored():
