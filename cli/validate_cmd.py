@@ -44,8 +44,15 @@ async def _serve(redis_url: str, workers: int, review_floor_ms: int, batch: int,
     from services.store import EventStore
     from services.validator.runtime import Validators
 
+    from services.races.store import RaceStore
+    from services.races.wiring import race_seeds
+    from services.store.redis_store import wall_clock_ms
+
     client = await open_redis(redis_url)
-    validators = Validators(client, EventStore(client), workers=workers, review_floor_ms=review_floor_ms)
+    validators = Validators(
+        client, EventStore(client), workers=workers, review_floor_ms=review_floor_ms,
+        seeds=race_seeds(RaceStore(client, clock=wall_clock_ms)),  # a race game: its race's seed
+    )
     for worker in validators.workers:
         worker.batch, worker.claim_idle_ms = batch, claim_idle_ms
     stop = asyncio.Event()

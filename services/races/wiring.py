@@ -13,6 +13,7 @@ from ..games.secrecy import DealSecrecy
 from ..games.service import GameService, ResultsHook
 from ..validator.queue import ValidatorQueue
 from .service import RaceService
+from .store import RaceStore
 
 
 class BothResults:
@@ -53,3 +54,18 @@ def attach(races: RaceService, games: GameService, queue: ValidatorQueue | None)
 
     queue.seeds, queue.sink = seed_authority, verdict_sink
     races.verdicts = verdict_of
+
+
+def race_seeds(store: RaceStore):
+    """A SeedAuthority from the race logs alone, for a validator process without a race service
+    (`arena validate`): a race game must have been dealt from its race's seed."""
+
+    async def seed_of(created: GameCreated) -> int | None:
+        if created.kind != "race" or created.links.race is None:
+            return None
+        state = await store.load(created.links.race)
+        if state is None or state.created is None:
+            raise LookupError(f"the game names race {created.links.race!r}, which does not exist")
+        return state.created.sealed.seed
+
+    return seed_of

@@ -130,3 +130,17 @@ async def test_a_forged_result_is_rejected_and_ranks_after_every_verified_win(st
     assert [(s.player, s.place, s.result) for s in view.standings] == [(a, 1, "won"), (b, 2, "rejected")]
     assert (await stack.queue.verdict_of(state.games[b])).verdict.reason in ("wrong_time", "time_backwards")
     assert (await stack.queue.verdict_of(stray.id)).verdict.reason == "wrong_seed"  # not the race's deal
+
+
+async def test_a_validator_without_a_race_service_checks_a_race_game_against_the_race_seed(stack, redis_client):
+    from services.races.wiring import race_seeds
+
+    a, b = players(2)
+    state = await started_race(stack, [a, b])
+    seeds = race_seeds(stack.races.store)
+    created = (await stack.games.refresh(state.games[a])).created
+    assert await seeds(created) == state.created.sealed.seed
+    stray = msgspec.structs.replace(created, links=GameLinks(race="no-such-race"))
+    with pytest.raises(LookupError):
+        await seeds(stray)
+    assert await seeds(msgspec.structs.replace(created, kind="casual", links=GameLinks())) is None
