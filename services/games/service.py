@@ -370,6 +370,9 @@ class GameService:
             elapsed_ms=self._elapsed(live),
             kind=created.kind,
             chosen_deal=created.chosen_deal,
+            finished_at_ms=live.finished_at_ms,
+            challenge=created.links.challenge,
+            ranked=created.ranked,
         )
 
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:

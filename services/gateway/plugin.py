@@ -27,14 +27,20 @@ from ..store import EventStore
 from .catalog import CatalogController
 from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
-from ..validator.runtime import Validators
+from ..tournaments.service import TournamentService
+from .wiring import ProcessServices
 from .http import GamesController, PlayersController, current_player, health, ready
+from .daily_routes import DailiesController, StatsController
 from .replay_routes import ReplaysController
 from .sockets import echo_socket, game_socket
 
 
 def _service(state: State) -> GameService:
     return state.service
+
+
+def _tournaments(state: State) -> TournamentService:
+    return state.tournaments
 
 
 class ArenaPlugin(InitPluginProtocol):
@@ -58,21 +64,15 @@ class ArenaPlugin(InitPluginProtocol):
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
         client = await open_redis(self.settings.redis_url)
         try:
-            store = EventStore(client)
             app.state.redis = client
-            validators = Validators(
-                client, store, workers=self.settings.validators, review_floor_ms=self.settings.review_floor_ms
-            )
-            app.state.validators = validators
-            app.state.service = GameService(
-                store, client, cache_games=self.settings.cache_games, appender=Appender(store),
-                results=validators.submitter,
-            )
-            validators.start()
+            running = ProcessServices(client, self.settings)
+            app.state.service, app.state.validators = running.games, running.validators
+            app.state.tournaments = running.tournaments
+            running.start()
             try:
                 yield
             finally:
-                await validators.stop()
+                await running.stop()
         finally:
             await client.aclose()
             await self.pubsub_redis.aclose()
@@ -88,11 +88,13 @@ class ArenaPlugin(InitPluginProtocol):
                 "settings": Provide(lambda: settings, use_cache=True, sync_to_thread=False),
                 "fanout": Provide(lambda: fanout, use_cache=True, sync_to_thread=False),
                 "player_id": Provide(current_player),
+                "tournaments": Provide(_tournaments, sync_to_thread=False),
             }
         )
         app_config.signature_namespace.update(
             {
                 "GameService": GameService,
+                "TournamentService": TournamentService,
                 "Identity": Identity,
                 "Settings": Settings,
                 "BatchingPubSubBackend": BatchingPubSubBackend,
@@ -100,7 +102,8 @@ class ArenaPlugin(InitPluginProtocol):
         )
         app_config.exception_handlers[ApiError] = api_error_response
         app_config.route_handlers.extend(
-            [PlayersController, GamesController, CatalogController, ReplaysController, health, ready, game_socket]
+            [PlayersController, GamesController, CatalogController, ReplaysController, DailiesController,
+             StatsController, health, ready, game_socket]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

@@ -1,0 +1,50 @@
+"""What one `arena serve` process runs beside its sockets, wired together: the game service, the
+replay validator's workers and submitter, the tournaments service and its daily scheduler.
+
+The game service tells the validator (first) and the tournaments how each game ended; the validator
+asks the tournaments which seed a daily attempt had to be dealt from and tells them each verdict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from ..games.appender import Appender
+from ..games.service import AllResults, GameService
+from ..settings import Settings
+from ..store import EventStore
+from ..tournaments.scheduler import DailyScheduler
+from ..tournaments.service import TournamentService, load_tournament_secret
+from ..validator.runtime import Validators
+
+
+class ProcessServices:
+    def __init__(self, client: Any, settings: Settings) -> None:
+        store = EventStore(client)
+        self.validators = Validators(client, store, workers=settings.validators,
+                                     review_floor_ms=settings.review_floor_ms)
+        self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store))
+        secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
+        self.tournaments = TournamentService(client, self.games, secret=secret)
+        self.games.results = AllResults(self.validators.submitter, self.tournaments)
+        self.validators.queue.seeds = self.tournaments.seed_for
+        self.validators.queue.sink = self.tournaments.verdict
+        self.scheduler = DailyScheduler(self.tournaments)
+        self._stop = asyncio.Event()
+        self._scheduler: asyncio.Task | None = None
+        self.run_scheduler = settings.scheduler
+
+    def start(self) -> None:
+        self.validators.start()
+        if self.run_scheduler:
+            self._scheduler = asyncio.get_running_loop().create_task(self.scheduler.run(self._stop))
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._scheduler
+        await self.validators.stop()
