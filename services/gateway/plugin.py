@@ -1,8 +1,8 @@
-"""The one init plugin: wires Redis, the event store, the game service, identity and channels.
+"""The one init plugin: wires Redis, the event store, the game service, identity and the fan-out.
 
 Redis comes from `settings.redis_url` (`arena serve` starts the embedded server first when none
-is set). The channels plugin fans updates out over Redis pub/sub, so several gateway processes on
-one Redis show every move to every socket; the game log itself stays in the store.
+is set). The fan-out carries updates over Redis pub/sub, so several gateway processes on one
+Redis show every move to every socket; the game log itself stays in the store.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from contextlib import asynccontextmanager
 
 import redis.asyncio as aioredis
 from litestar import Litestar
-from litestar.channels import ChannelsPlugin
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -25,7 +24,8 @@ from ..redis.client import open_redis, parse_redis_url
 from ..settings import Settings
 from ..store import EventStore
 from .errors import ApiError, api_error_response
-from .fanout import BatchingPubSubBackend
+from .fanout import Fanout
+from .pubsub_link import PubSubLink
 from .http import GamesController, PlayersController, current_player, health, ready
 from .sockets import echo_socket, game_socket
 
@@ -42,14 +42,7 @@ class ArenaPlugin(InitPluginProtocol):
         self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir))
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
-        self.pubsub_redis = aioredis.Redis.from_url(plain_url)
-        self.fanout = BatchingPubSubBackend(redis=self.pubsub_redis)
-        self.channels = ChannelsPlugin(
-            backend=self.fanout,
-            arbitrary_channels_allowed=True,
-            subscriber_max_backlog=256,
-            subscriber_backlog_strategy="dropleft",  # a slow socket loses old updates, then resyncs
-        )
+        self.fanout = Fanout(PubSubLink(aioredis.Redis.from_url(plain_url)), confirm_timeout=5.0)
 
     @asynccontextmanager
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
@@ -60,15 +53,15 @@ class ArenaPlugin(InitPluginProtocol):
             app.state.service = GameService(
                 store, client, cache_games=self.settings.cache_games, appender=Appender(store)
             )
+            await self.fanout.start()
             yield
         finally:
+            await self.fanout.aclose()  # what is queued is published first
             await client.aclose()
-            await self.pubsub_redis.aclose()
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
         settings, identity, fanout = self.settings, self.identity, self.fanout
-        app_config = self.channels.on_app_init(app_config)
-        app_config.lifespan.insert(0, self.lifespan)  # entered before channels, left after them
+        app_config.lifespan.append(self.lifespan)
         app_config.dependencies.update(
             {
                 "service": Provide(_service, sync_to_thread=False),
@@ -83,7 +76,7 @@ class ArenaPlugin(InitPluginProtocol):
                 "GameService": GameService,
                 "Identity": Identity,
                 "Settings": Settings,
-                "BatchingPubSubBackend": BatchingPubSubBackend,
+                "Fanout": Fanout,
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
