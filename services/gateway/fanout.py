@@ -181,14 +181,16 @@ class Fanout:
     # Life -------------------------------------------------------------------------------------
 
     def _start(self, name: str, work) -> None:
-        if self._tasks[name] is None:
+        # done(), not a done-callback's None: a task that just left its loop has its callback still to come,
+        # and work queued in between would wait for the next call.
+        running = self._tasks[name]
+        if running is None or running.done():
             task = self._tasks[name] = asyncio.get_running_loop().create_task(work())
-            task.add_done_callback(lambda done: self._ended(name, done))
+            task.add_done_callback(self._ended)
 
-    def _ended(self, name: str, task: asyncio.Task) -> None:
-        self._tasks[name] = None
+    def _ended(self, task: asyncio.Task) -> None:
         if not task.cancelled() and task.exception() is not None:  # a bug: say so; the next use restarts it
-            log.error("the fan-out's %s task failed", name, exc_info=task.exception())
+            log.error("a fan-out task failed", exc_info=task.exception())
 
     async def start(self) -> None:
         await self.link.connect()  # before any subscribe: two tasks connecting at once would take two
