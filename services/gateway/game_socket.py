@@ -37,8 +37,7 @@ OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped 
 
 
 def update_frame(snapshot: Snapshot) -> bytes:
-    s = snapshot
-    return encode_s2c(UpdateS2C(s.game_id, s.version, s.view, s.elapsed_ms, s.seed, s.deal))
+    return encode_s2c(UpdateS2C(snapshot))
 
 
 def frame_bytes_over(data: str | bytes, limit: int) -> bool:
@@ -106,11 +105,8 @@ class GameSocket:
             await self.socket.close(CLOSE_NOT_FOUND, "no such game")
             return False
         snapshot, is_player = opened
-        role = "player" if is_player else "spectator"
-        s = snapshot
-        frame = SnapshotS2C(s.game_id, role, s.version, s.view, s.elapsed_ms, s.seed, s.deal)
         self.sent_version = snapshot.version
-        await self.send(encode_s2c(frame))
+        await self.send(encode_s2c(SnapshotS2C("player" if is_player else "spectator", snapshot)))
         return True
 
     def push(self, version: int, frame: bytes) -> None:

@@ -24,7 +24,7 @@ def test_move_during_an_outage_is_retried_once(tmp_path):
             player = Client.guest(gateway.url, http, Audit(audit_redis))
             created = player.create("wish", {"mode": "open"}, 12)
             sock = player.open(created["id"])
-            move = sock.recv()["view"]["legal"][0]
+            move = sock.recv()["snapshot"]["view"]["legal"][0]
             server.stop()
             sock.send({"type": "c2s.move", "move_id": "during-outage", "version": 0, "move": move})
             error = sock.recv(timeout=30)

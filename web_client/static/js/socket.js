@@ -20,11 +20,7 @@ const HANDLERS = {
   "s2c.update"(link, msg) {
     const result = receiveView(link.state, msg, false);
     if (result === "gap") link.sync();
-    else if (result === "applied") {
-      link.changed("update");
-      // A server that reveals the seed (the deal number) on snapshots only: ask for one.
-      if (msg.view.status !== "in_progress" && !("seed" in msg) && link.state.seed === null) link.sync();
-    }
+    else if (result === "applied") link.changed("update");
   },
   "s2c.accepted"(link, msg) {
     settleMove(link.state, msg.move_id);
