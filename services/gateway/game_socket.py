@@ -85,8 +85,11 @@ class GameSocket:
         # Listen (here and on Redis) before the snapshot so no update can fall between them.
         self.fanout.watch(self.channel, self)
         try:
-            if not await self.send_snapshot():
-                return
+            try:
+                if not await self.send_snapshot():
+                    return
+            except UNAVAILABLE_ERRORS as exc:  # overloaded or away: the socket stays, the client may c2s.sync
+                await self.send_unavailable("a first snapshot", exc)
             while True:
                 message = await self.socket.receive()
                 if message["type"] == "websocket.disconnect":

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import redis.asyncio as aioredis
 from litestar import Litestar
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
@@ -20,11 +19,12 @@ from litestar.plugins import InitPluginProtocol
 from ..games.service import GameService
 from ..games.appender import Appender
 from ..identity import Identity, load_or_create_secret
-from ..redis.client import open_redis, parse_redis_url
+from ..redis.client import open_redis, parse_redis_url, server_client
 from ..settings import Settings
 from ..store import EventStore
-from .errors import ApiError, api_error_response
+from .errors import ApiError, api_error_response, unavailable_response
 from .fanout import Fanout
+from .overload import UNAVAILABLE_ERRORS
 from .pubsub_link import PubSubLink
 from .http import GamesController, PlayersController, current_player, health, ready
 from .sockets import echo_socket, game_socket
@@ -42,11 +42,14 @@ class ArenaPlugin(InitPluginProtocol):
         self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir))
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
-        self.fanout = Fanout(PubSubLink(aioredis.Redis.from_url(plain_url)), confirm_timeout=5.0)
+        pool = {"pool_size": settings.redis_pool_size, "pool_timeout": settings.redis_pool_timeout}
+        self.pool = pool
+        link = PubSubLink(server_client(plain_url, **pool))
+        self.fanout = Fanout(link, confirm_timeout=max(1.0, settings.redis_pool_timeout))
 
     @asynccontextmanager
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
-        client = await open_redis(self.settings.redis_url)
+        client = await open_redis(self.settings.redis_url, **self.pool)
         try:
             store = EventStore(client)
             app.state.redis = client
@@ -80,6 +83,8 @@ class ArenaPlugin(InitPluginProtocol):
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
+        for error in UNAVAILABLE_ERRORS:
+            app_config.exception_handlers[error] = unavailable_response
         app_config.route_handlers.extend([PlayersController, GamesController, health, ready, game_socket])
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)
