@@ -78,6 +78,9 @@ class Fanout:
         if self.local.watching(channel):
             return
         del self._subscribed[channel]
+        self._leave(channel)
+
+    def _leave(self, channel: str) -> None:
         self._leaving.add(channel)
         self._start("leave", self._unsubscribe_leaving)
 
@@ -123,7 +126,9 @@ class Fanout:
                 continue  # (an empty UNSUBSCRIBE would leave every channel)
             try:
                 await self.link.unsubscribe(gone)
-            except UNAVAILABLE_ERRORS as exc:  # the connection is lost with its subscriptions; not resubscribed
+            except UNAVAILABLE_ERRORS as exc:
+                # A lost connection: redis-py subscribes the next one to these again, and that confirmation
+                # (for a channel nobody watches) brings them back here.
                 warnings.warn("unsubscribing", exc)
 
     # Receiving --------------------------------------------------------------------------------
@@ -136,6 +141,7 @@ class Fanout:
                 received = await self.link.receive(self.read_timeout)
             except UNAVAILABLE_ERRORS as exc:
                 warnings.warn("reading updates", exc)
+                self._connection_lost(exc)
                 await asyncio.sleep(self.retry_seconds)
                 continue
             if received is None:
@@ -143,8 +149,19 @@ class Fanout:
             if received.kind == MESSAGE:
                 if not received.data.startswith(origin):
                     self.local.deliver_published(received.channel, received.data)
-            elif received.kind == SUBSCRIBED and received.channel in self._unconfirmed:
-                self._confirmed(received.channel)
+            elif received.kind == SUBSCRIBED:
+                if received.channel in self._unconfirmed:
+                    self._confirmed(received.channel)
+                if received.channel not in self._subscribed:  # left meanwhile, or subscribed again by redis-py
+                    self._leave(received.channel)
+
+    def _connection_lost(self, exc: BaseException) -> None:
+        """Answers to the SUBSCRIBEs in flight are lost with the connection: fail them, so the next `ready`
+        sends them again (redis-py subscribes the new connection to the channels it already confirmed)."""
+        self._unconfirmed.clear()
+        for confirmed in self._subscribed.values():
+            if not confirmed.done():
+                confirmed.set_exception(exc)
 
     # Publishing -------------------------------------------------------------------------------
 

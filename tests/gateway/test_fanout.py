@@ -164,23 +164,27 @@ def test_closed_sockets_leave_no_channel_behind(gateway, alice, sync_redis_clien
 
 async def test_redis_going_away_and_back_leaves_every_watched_channel_subscribed(tmp_path):
     """The one reader lives through the outage; a socket that came during it is told (ready raises), and is
-    subscribed once Redis is back; the channels watched before are subscribed again."""
+    subscribed once Redis is back; the channels watched before are subscribed again, and one left during the
+    outage is not."""
     from redis.exceptions import RedisError
 
     from services.redis.embedded import EmbeddedRedis
 
     server = EmbeddedRedis(tmp_path / "redis").start()
     port = server.port
-    before, during = unique_id("arena:updates:"), unique_id("arena:updates:")
+    before, during, left = (unique_id("arena:updates:") for _ in range(3))
     fanout = fanout_on(server.url)
     fanout.confirm_timeout, fanout.retry_seconds = 2, 0.05
     publisher = None
     try:
         await fanout.start()
-        early, late = Sink(), Sink()
+        early, late, leaving = Sink(), Sink(), Sink()
         fanout.watch(before, early)
+        fanout.watch(left, leaving)
         await fanout.ready(before)
+        await fanout.ready(left)
         server.stop()
+        fanout.unwatch(left, leaving)
         fanout.watch(during, late)
         with pytest.raises(RedisError):
             await fanout.ready(during)
@@ -193,9 +197,11 @@ async def test_redis_going_away_and_back_leaves_every_watched_channel_subscribed
                 await asyncio.sleep(0.2)
         publisher = aioredis.Redis.from_url(server.url)
         for _ in range(500):
-            if all(count for _, count in await publisher.pubsub_numsub(before, during)):
+            counts = dict(await publisher.pubsub_numsub(before, during, left))
+            if counts[before.encode()] and counts[during.encode()] and not counts[left.encode()]:
                 break
             await asyncio.sleep(0.02)
+        assert not counts[left.encode()] and left not in fanout.watched()
         await publisher.publish(before, b"elsewhere 7\nbefore")
         await publisher.publish(during, b"elsewhere 8\nduring")
         assert await eventually(lambda: early.got and late.got)
