@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 
 from services.gateway.fanout import Fanout, LocalSockets
 from services.gateway.pubsub_link import PubSubLink
+from services.store.keys import updates_channel
 from tests.fixtures.redis import unique_id
 
 
@@ -36,7 +37,7 @@ def fanout_on(redis_url: str) -> Fanout:
 
 
 async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
-    channel = unique_id("arena:updates:")
+    channel = updates_channel(unique_id("game"))
     other = aioredis.Redis.from_url(redis_url)
     fanout = fanout_on(redis_url)
     other_pubsub = other.pubsub()
@@ -67,7 +68,7 @@ async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
 async def test_one_subscription_per_channel_however_many_sockets_watch_it(redis_url):
     """Counted per channel: Redis sees one subscriber for this process while any socket watches, none after;
     and once `ready` returns, Redis already counts it (so a publisher's PUBSUB NUMSUB cannot miss it)."""
-    channel = unique_id("arena:updates:")
+    channel = updates_channel(unique_id("game"))
     counter = aioredis.Redis.from_url(redis_url)
     fanout = fanout_on(redis_url)
 
@@ -148,8 +149,8 @@ def test_closed_sockets_leave_no_channel_behind(gateway, alice, sync_redis_clien
     sock.recv()
     bogus = [alice.open(f"{n:016x}") for n in range(20)]
     assert all(s.recv()["code"] == "no_such_game" for s in bogus)
-    names = {f"arena:updates:{game_id}"} | {f"arena:updates:{n:016x}" for n in range(20)}
-    assert f"arena:updates:{game_id}" in fanout.watched()
+    names = {updates_channel(game_id)} | {updates_channel(f"{n:016x}") for n in range(20)}
+    assert updates_channel(game_id) in fanout.watched()
     for s in [sock, *bogus]:
         s.close()
 
@@ -172,7 +173,7 @@ async def test_redis_going_away_and_back_leaves_every_watched_channel_subscribed
 
     server = EmbeddedRedis(tmp_path / "redis").start()
     port = server.port
-    before, during, left = (unique_id("arena:updates:") for _ in range(3))
+    before, during, left = (updates_channel(unique_id("game")) for _ in range(3))
     fanout = fanout_on(server.url)
     fanout.confirm_timeout, fanout.retry_seconds = 2, 0.05
     publisher = None
