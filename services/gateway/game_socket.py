@@ -12,7 +12,7 @@ from collections import deque
 
 from litestar import WebSocket
 
-from ..games.service import GameService, Snapshot
+from ..games.service import GameService, Refusal, Snapshot
 from ..settings import Settings
 from ..store.keys import updates_channel as channel_of
 from .fanout import Fanout
@@ -32,6 +32,7 @@ from .overload import UNAVAILABLE_ERRORS, warnings
 from .rate_limit import TokenBucket
 
 CLOSE_UNAUTHORIZED = 4401
+CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped (each view is whole)
 
@@ -106,6 +107,10 @@ class GameSocket:
         if opened is None:
             await self.send(encode_s2c(ErrorS2C("no_such_game", f"there is no game {self.game_id!r}")))
             await self.socket.close(CLOSE_NOT_FOUND, "no such game")
+            return False
+        if isinstance(opened, Refusal):
+            await self.send(encode_s2c(ErrorS2C(opened.code, opened.message)))
+            await self.socket.close(CLOSE_FORBIDDEN, opened.code)
             return False
         snapshot, is_player = opened
         self.sent_version = snapshot.version

@@ -22,11 +22,14 @@ from ..identity import Identity, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url, server_client
 from ..settings import Settings
 from ..store import EventStore
+from .catalog import CatalogController
 from .errors import ApiError, api_error_response, unavailable_response
 from .fanout import Fanout
 from .overload import UNAVAILABLE_ERRORS
 from .pubsub_link import PubSubLink
+from ..validator.runtime import Validators
 from .http import GamesController, PlayersController, current_player, health, ready
+from .replay_routes import ReplaysController
 from .sockets import echo_socket, game_socket
 
 
@@ -53,11 +56,20 @@ class ArenaPlugin(InitPluginProtocol):
         try:
             store = EventStore(client)
             app.state.redis = client
+            validators = Validators(
+                client, store, workers=self.settings.validators, review_floor_ms=self.settings.review_floor_ms
+            )
+            app.state.validators = validators
             app.state.service = GameService(
-                store, client, cache_games=self.settings.cache_games, appender=Appender(store)
+                store, client, cache_games=self.settings.cache_games, appender=Appender(store),
+                results=validators.submitter,
             )
             await self.fanout.start()
-            yield
+            validators.start()
+            try:
+                yield
+            finally:
+                await validators.stop()
         finally:
             await self.fanout.aclose()  # what is queued is published first
             await client.aclose()
@@ -85,7 +97,9 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.exception_handlers[ApiError] = api_error_response
         for error in UNAVAILABLE_ERRORS:
             app_config.exception_handlers[error] = unavailable_response
-        app_config.route_handlers.extend([PlayersController, GamesController, health, ready, game_socket])
+        app_config.route_handlers.extend(
+            [PlayersController, GamesController, CatalogController, ReplaysController, health, ready, game_socket]
+        )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)
         return app_config

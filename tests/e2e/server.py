@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -21,8 +22,11 @@ def free_port() -> int:
 
 
 class ArenaServer:
-    def __init__(self, data_dir: Path | None, port: int | None = None, url: str | None = None) -> None:
+    def __init__(
+        self, data_dir: Path | None, port: int | None = None, url: str | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.data_dir = data_dir
+        self.env = env or {}  # added to this process's environment, e.g. ARENA_GAME_MODULES
         self.port = port or free_port()
         self.url = url or f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -47,7 +51,8 @@ class ArenaServer:
         assert self.owned, "an external server is not ours to start"
         log = open(self.log_path, "ab")
         command = [str(ARENA), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)]
-        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        env = {**os.environ, **self.env} if self.env else None
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
