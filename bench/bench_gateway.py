@@ -97,7 +97,7 @@ class Player:
         self.game_id = created.json()["id"]
         self.ws = await connect(f"{self.server.ws}/ws/games/{self.game_id}?token={self.token}", compression=None,
                                 max_size=None)
-        snapshot = decode(await self.ws.recv())
+        snapshot = decode(await self.ws.recv())["snapshot"]
         self.version, self.view = snapshot["version"], snapshot["view"]
 
     async def move(self, rng: random.Random) -> float | None:
@@ -115,8 +115,8 @@ class Player:
             answer = decode(await self.ws.recv())
             if answer["type"] == "s2c.rejected":
                 raise RuntimeError(f"a legal move was rejected: {answer}")
-            if answer["type"] == "s2c.update" and answer["version"] == self.version + 1:
-                self.version, self.view = answer["version"], answer["view"]
+            if answer["type"] == "s2c.update" and answer["snapshot"]["version"] == self.version + 1:
+                self.version, self.view = answer["snapshot"]["version"], answer["snapshot"]["view"]
                 return time.perf_counter() - started
 
 

@@ -137,12 +137,13 @@ class PlaySession:
         """Take in what a frame says about the game; fatal errors end the session."""
         kind = frame.get("type")
         if kind in ("s2c.snapshot", "s2c.update"):
+            snapshot = frame["snapshot"]  # the game service's snapshot: version, view, time, seed once ended
             if kind == "s2c.snapshot":
                 self.role = frame.get("role", self.role)
-            elif frame["version"] <= self.version:
+            elif snapshot["version"] <= self.version:
                 return  # an echo of what this client already shows
-            self.view, self.version, self.elapsed_ms = frame["view"], frame["version"], frame.get("elapsed_ms")
-            self.seed = frame.get("seed")
+            self.view, self.version, self.elapsed_ms = snapshot["view"], snapshot["version"], snapshot["elapsed_ms"]
+            self.seed = snapshot["seed"]
             self.dirty = True
         elif kind == "s2c.error" and frame.get("code") in FATAL_CODES:
             raise PlayError(f"the server refused the game socket: {frame.get('message')}")

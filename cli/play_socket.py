@@ -24,6 +24,7 @@ except ImportError:  # websockets < 13 has only the legacy client, with the same
     from websockets.client import connect  # type: ignore[no-redef]
 
 FIRST_FRAME_TIMEOUT = 15.0
+BUSY_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0, 4.0, 4.0, 4.0)  # c2s.sync again after `unavailable`, then give up
 # What a failed (re)connection raises; anything else is a bug and should show as one.
 CONNECT_ERRORS = (OSError, WebSocketException, asyncio.TimeoutError, ValueError)
 
@@ -64,10 +65,21 @@ class GameLink:
         threading.Thread(target=_read_stdin, args=(loop, self.lines), daemon=True).start()
 
     async def open(self) -> None:
-        """Open a socket and take in its first frame: the snapshot, or the error that forbids it."""
+        """Open a socket and take in its first frame: the snapshot, or the error that forbids it. A server too
+        busy for the snapshot answers `unavailable` and keeps the socket: ask again with c2s.sync, backing off."""
         socket = await connect(self.url, open_timeout=5, close_timeout=2)
         try:
-            self.absorb(json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT)))
+            frame = json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT))
+            for delay in BUSY_BACKOFF:
+                if frame.get("type") == "s2c.snapshot" or frame.get("code") != "unavailable":
+                    break
+                self.say(f"The server is busy ({frame.get('message')}); asking again in {delay:g} s.")
+                await asyncio.sleep(delay)
+                await socket.send(json.dumps({"type": "c2s.sync", "version": max(self.version(), 0)}))
+                frame = json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT))
+            if frame.get("code") == "unavailable":
+                raise PlayError(f"the server stayed too busy to show the game: {frame.get('message')}")
+            self.absorb(frame)
         except BaseException:
             await socket.close()
             raise

@@ -22,6 +22,10 @@ class Settings(Struct, frozen=True, kw_only=True):
     rate_per_second: float = 20.0  # token bucket refill per socket
     rate_burst: int = 40  # token bucket size per socket
     cache_games: int = 10_000  # active games kept in process (LRU)
+    # Redis connections per server (per process), and how long a command waits for a free one before the
+    # client is told unavailable (socket) or 503 (HTTP)
+    redis_pool_size: int = 100
+    redis_pool_timeout: float = 5.0
     bench_echo: bool = False  # add /ws/echo for bench/bench_gateway.py
     # uvicorn's websocket protocol: auto, websockets, websockets-sansio (lightest per socket), wsproto
     ws_impl: str = "websockets-sansio"
@@ -54,6 +58,12 @@ def _thresholds(text: str | None, default: tuple[int, int, int]) -> tuple[int, i
     return parts  # type: ignore[return-value]
 
 
+def _at_least(low: float, value, name: str):
+    if not value >= low:  # (also refuses nan)
+        raise ValueError(f"{name} must be at least {low:g}, not {value}")
+    return value
+
+
 def settings_from_environment(environ: dict[str, str] | None = None) -> Settings:
     """Settings from ARENA_* variables and REDIS_URL; a bad number is a clear error at start-up."""
     env = os.environ if environ is None else environ
@@ -69,6 +79,10 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             rate_per_second=float(env.get("ARENA_RATE_PER_SECOND", defaults.rate_per_second)),
             rate_burst=int(env.get("ARENA_RATE_BURST", defaults.rate_burst)),
             cache_games=int(env.get("ARENA_CACHE_GAMES", defaults.cache_games)),
+            redis_pool_size=_at_least(1, int(env.get("ARENA_REDIS_POOL_SIZE", defaults.redis_pool_size)),
+                                      "ARENA_REDIS_POOL_SIZE"),
+            redis_pool_timeout=_at_least(0, float(env.get("ARENA_REDIS_POOL_TIMEOUT", defaults.redis_pool_timeout)),
+                                         "ARENA_REDIS_POOL_TIMEOUT"),
             bench_echo=_flag(env.get("ARENA_BENCH_ECHO", "")),
             ws_impl=env.get("ARENA_WS_IMPL", defaults.ws_impl),
             ws_deflate=_flag(env.get("ARENA_WS_DEFLATE", "")),

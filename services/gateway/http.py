@@ -7,14 +7,15 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath
 from litestar.datastructures import State
-from msgspec import Meta, Struct
+from msgspec import Meta, Struct, json
 
 from engine import RuleError
 
 from ..games.service import GameService, GameSummary
 from ..identity import Identity
+from .bodies import decode_body
 from .errors import ApiError, ErrorBody
 
 
@@ -27,6 +28,9 @@ class CreateGame(Struct, frozen=True, forbid_unknown_fields=True):
     game: Annotated[str, Meta(min_length=1, max_length=64)]
     variant: dict[str, Any] | None = None
     seed: int | None = None  # None: the server picks one; the engine checks the range
+
+
+_create_game = json.Decoder(CreateGame)
 
 
 class Health(Struct, frozen=True):
@@ -64,8 +68,10 @@ class GamesController(Controller):
 
     @post("/", status_code=201)
     async def create_game(
-        self, data: JSONBody[CreateGame], service: NamedDependency[GameService], player_id: NamedDependency[str]
+        self, request: Request, service: NamedDependency[GameService], player_id: NamedDependency[str]
     ) -> GameSummary:
+        """Body: `{"game": "wish", "variant": {...} | null, "seed": <int> | null}` (see docs/protocol.md)."""
+        data = decode_body(await request.body(), _create_game)
         created = await service.create_game(player_id, data.game, data.variant, data.seed)
         if isinstance(created, RuleError):
             raise ApiError(400, created.code, created.message)

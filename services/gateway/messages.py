@@ -7,12 +7,14 @@ engine, not this module, decides whether it is legal.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+from typing import Annotated, Union
 
 import msgspec
 from msgspec import Meta, Struct
 
-from engine import AnyIntent, PlayerView
+from engine import AnyIntent
+
+from ..games.model import Snapshot
 
 MoveId = Annotated[str, Meta(min_length=1, max_length=64)]
 Version = Annotated[int, Meta(ge=0)]
@@ -44,22 +46,16 @@ class S2C(Struct, frozen=True, tag_field="type"):
 
 
 class SnapshotS2C(S2C, tag="s2c.snapshot"):
-    game_id: str
+    """On connect and after every c2s.sync: the game now, and whether this socket plays or watches."""
+
     role: str  # player | spectator
-    version: int
-    view: PlayerView
-    elapsed_ms: int | None
-    seed: int | None = None  # only once the game has ended
-    deal: PlayerView | None = None  # the deal as dealt, every card face up; only once the game has ended
+    snapshot: Snapshot  # the game service's, as it is: version, view, time, and the deal once ended
 
 
 class UpdateS2C(S2C, tag="s2c.update"):
-    game_id: str
-    version: int
-    view: PlayerView
-    elapsed_ms: int | None
-    seed: int | None = None
-    deal: PlayerView | None = None
+    """After every accepted move, to every socket of the game."""
+
+    snapshot: Snapshot
 
 
 class AcceptedS2C(S2C, tag="s2c.accepted"):

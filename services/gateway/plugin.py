@@ -1,8 +1,8 @@
-"""The one init plugin: wires Redis, the event store, the game service, identity and channels.
+"""The one init plugin: wires Redis, the event store, the game service, identity and the fan-out.
 
 Redis comes from `settings.redis_url` (`arena serve` starts the embedded server first when none
-is set). The channels plugin fans updates out over Redis pub/sub, so several gateway processes on
-one Redis show every move to every socket; the game log itself stays in the store.
+is set). The fan-out carries updates over Redis pub/sub, so several gateway processes on one
+Redis show every move to every socket; the game log itself stays in the store.
 """
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import redis.asyncio as aioredis
 from litestar import Litestar
-from litestar.channels import ChannelsPlugin
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -21,12 +19,14 @@ from litestar.plugins import InitPluginProtocol
 from ..games.service import GameService
 from ..games.appender import Appender
 from ..identity import Identity, load_or_create_secret
-from ..redis.client import open_redis, parse_redis_url
+from ..redis.client import open_redis, parse_redis_url, server_client
 from ..settings import Settings
 from ..store import EventStore
 from .catalog import CatalogController
-from .errors import ApiError, api_error_response
-from .fanout import BatchingPubSubBackend
+from .errors import ApiError, api_error_response, unavailable_response
+from .fanout import Fanout
+from .overload import UNAVAILABLE_ERRORS
+from .pubsub_link import PubSubLink
 from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
 from .http import GamesController, PlayersController, current_player, health, ready
@@ -51,36 +51,32 @@ class ArenaPlugin(InitPluginProtocol):
         self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir))
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
-        self.pubsub_redis = aioredis.Redis.from_url(plain_url)
-        self.fanout = BatchingPubSubBackend(redis=self.pubsub_redis)
-        self.channels = ChannelsPlugin(
-            backend=self.fanout,
-            arbitrary_channels_allowed=True,
-            subscriber_max_backlog=256,
-            subscriber_backlog_strategy="dropleft",  # a slow socket loses old updates, then resyncs
-        )
+        pool = {"pool_size": settings.redis_pool_size, "pool_timeout": settings.redis_pool_timeout}
+        self.pool = pool
+        link = PubSubLink(server_client(plain_url, **pool))
+        self.fanout = Fanout(link, confirm_timeout=max(1.0, settings.redis_pool_timeout))
 
     @asynccontextmanager
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
-        client = await open_redis(self.settings.redis_url)
+        client = await open_redis(self.settings.redis_url, **self.pool)
         try:
             app.state.redis = client
             running = ProcessServices(client, self.settings)
             app.state.service, app.state.validators = running.games, running.validators
             app.state.tournaments = running.tournaments
+            await self.fanout.start()
             running.start()
             try:
                 yield
             finally:
                 await running.stop()
         finally:
+            await self.fanout.aclose()  # what is queued is published first
             await client.aclose()
-            await self.pubsub_redis.aclose()
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
         settings, identity, fanout = self.settings, self.identity, self.fanout
-        app_config = self.channels.on_app_init(app_config)
-        app_config.lifespan.insert(0, self.lifespan)  # entered before channels, left after them
+        app_config.lifespan.append(self.lifespan)
         app_config.dependencies.update(
             {
                 "service": Provide(_service, sync_to_thread=False),
@@ -97,10 +93,12 @@ class ArenaPlugin(InitPluginProtocol):
                 "TournamentService": TournamentService,
                 "Identity": Identity,
                 "Settings": Settings,
-                "BatchingPubSubBackend": BatchingPubSubBackend,
+                "Fanout": Fanout,
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
+        for error in UNAVAILABLE_ERRORS:
+            app_config.exception_handlers[error] = unavailable_response
         app_config.route_handlers.extend(
             [PlayersController, GamesController, CatalogController, ReplaysController, DailiesController,
              StatsController, health, ready, game_socket]

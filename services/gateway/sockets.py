@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from litestar import WebSocket, websocket
-from litestar.channels import ChannelsPlugin
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from ..games.service import GameService
 from ..identity import Identity
 from ..settings import Settings
-from .fanout import BatchingPubSubBackend
+from .fanout import Fanout
 from .game_socket import CLOSE_UNAUTHORIZED, GameSocket
 from .messages import ErrorS2C, encode_s2c
 
@@ -20,8 +19,7 @@ async def game_socket(
     socket: WebSocket,
     game_id: FromPath[str],
     service: NamedDependency[GameService],
-    channels: NamedDependency[ChannelsPlugin],
-    fanout: NamedDependency[BatchingPubSubBackend],
+    fanout: NamedDependency[Fanout],
     settings: NamedDependency[Settings],
     identity: NamedDependency[Identity],
 ) -> None:
@@ -32,7 +30,7 @@ async def game_socket(
         await socket.send_text(encode_s2c(ErrorS2C("unauthorized", "connect with ?token=<token>")).decode())
         await socket.close(CLOSE_UNAUTHORIZED, "unauthorized")
         return
-    await GameSocket(socket, service, channels, fanout, settings, game_id, viewer_id).run()
+    await GameSocket(socket, service, fanout, settings, game_id, viewer_id).run()
 
 
 @websocket("/ws/echo")

@@ -90,6 +90,36 @@ def test_a_missed_update_is_noticed_and_resynced(page):
     other.close()
 
 
+def test_an_unavailable_first_snapshot_is_asked_for_again(page):
+    """An overloaded server answers a (re)connect with s2c.error unavailable in place of the snapshot and keeps
+    the socket open: the client asks again with c2s.sync (after a backoff) and comes back online."""
+    seed, line = winnable_pairing_deal(*WISH)
+    board = Board(page)
+    board.new_game("wish", seed=seed)
+    board.play_line(line[:2])
+    shown = board.view()
+    page.evaluate("""() => {
+        const link = window.arena.link;
+        const receive = link.receive.bind(link);
+        const send = link.send.bind(link);
+        window.syncsSent = 0;
+        link.send = (frame) => { if (frame.type === "c2s.sync") window.syncsSent += 1; return send(frame); };
+        let replaced = false;
+        link.receive = (data) => {
+            if (!replaced && JSON.parse(data).type === "s2c.snapshot") {
+                replaced = true;
+                data = JSON.stringify({type: "s2c.error", code: "unavailable", message: "the game store did not answer"});
+            }
+            receive(data);
+        };
+        link.ws.close();
+    }""")
+    page.wait_for_function("window.syncsSent >= 1")
+    board.wait_online()
+    assert board.version() == 2 and board.view() == shown
+    board.play_line(line[2:4])
+
+
 def test_the_client_rides_out_a_server_restart(page, arena, console_errors):
     if not arena.owned:
         pytest.skip("E2E_BASE_URL names a server these tests cannot restart")

@@ -35,18 +35,21 @@ class Audit:
         return engine.fold(state, events)
 
     def check(self, game_id: str, frame: dict[str, Any]) -> None:
-        if "view" not in frame:
+        """A snapshot or an update carries the service's snapshot: check what it shows."""
+        if "snapshot" not in frame:
             return
-        state = self.state_at(game_id, frame["version"])
+        snapshot = frame["snapshot"]
+        assert snapshot["game_id"] == game_id
+        state = self.state_at(game_id, snapshot["version"])
         hidden = engine.hidden_cards(state)
-        shown = {card["id"] for pile in frame["view"]["piles"] for card in pile["cards"]}
+        shown = {card["id"] for pile in snapshot["view"]["piles"] for card in pile["cards"]}
         assert not shown & hidden, f"frame shows face-down cards {sorted(shown & hidden)}"
-        named = {intent["card"] for intent in frame["view"]["legal"] if "card" in intent}
+        named = {intent["card"] for intent in snapshot["view"]["legal"] if "card" in intent}
         assert not named & hidden, f"a legal move names face-down cards {sorted(named & hidden)}"
-        assert frame["view"] == json.loads(msgspec.json.encode(engine.player_view(state)))
+        assert snapshot["view"] == json.loads(msgspec.json.encode(engine.player_view(state)))
         over = state.status in FINISHED or not engine.legal_moves(state)  # a lost game with no undo is over
         if not over:
-            assert frame.get("seed") is None and frame.get("deal") is None, "seed or deal shown before the end"
+            assert snapshot["seed"] is None and snapshot["deal"] is None, "seed or deal shown before the end"
         self.frames_checked += 1
 
 

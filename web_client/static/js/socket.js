@@ -13,6 +13,7 @@ const HANDLERS = {
   "s2c.snapshot"(link, msg) {
     receiveView(link.state, msg, true);
     link.attempt = 0;
+    link.unavailable = 0;
     link.setConnection("online");
     link.resendPending();
     link.changed("snapshot");
@@ -20,11 +21,7 @@ const HANDLERS = {
   "s2c.update"(link, msg) {
     const result = receiveView(link.state, msg, false);
     if (result === "gap") link.sync();
-    else if (result === "applied") {
-      link.changed("update");
-      // A server that reveals the seed (the deal number) on snapshots only: ask for one.
-      if (msg.view.status !== "in_progress" && !("seed" in msg) && link.state.seed === null) link.sync();
-    }
+    else if (result === "applied") link.changed("update");
   },
   "s2c.accepted"(link, msg) {
     settleMove(link.state, msg.move_id);
@@ -40,6 +37,8 @@ const HANDLERS = {
   },
   "s2c.error"(link, msg) {
     link.notice(msg.message || `Server error (${msg.code})`, "error");
+    // The server is overloaded or its store away; the socket stays open: ask again after a backoff.
+    if (msg.code === "unavailable") link.askAgainLater();
   },
   "s2c.pong"() {},
 };
@@ -50,6 +49,7 @@ export class GameLink {
     Object.assign(this, { state, url, onChange, onNotice, onConnection });
     this.ws = null;
     this.attempt = 0;
+    this.unavailable = 0; // s2c.error unavailable answers in a row
     this.stopped = false;
     this.timers = {};
     this.lastFrameAt = 0;
@@ -140,7 +140,16 @@ export class GameLink {
   }
 
   sync() {
-    this.send({ type: "c2s.sync", version: this.state.version });
+    this.send({ type: "c2s.sync", version: Math.max(0, this.state.version) });
+  }
+
+  /** After `unavailable`: a snapshot again (the first one may be what failed); its handler resends the move
+   * in flight, which the server dedupes by move_id. */
+  askAgainLater() {
+    const base = BACKOFF_MS[Math.min(this.unavailable, BACKOFF_MS.length - 1)];
+    this.unavailable += 1;
+    clearTimeout(this.timers.again);
+    this.timers.again = setTimeout(() => this.sync(), base * (0.8 + Math.random() * 0.4));
   }
 
   syncSoon() {
