@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +34,7 @@ from .events import from_stored, to_new_event
 from .leaderboard import BoardEntry, RedisLeaderboard
 from .winnable import FALLBACK_CHECK, check_for
 
-PROOF_COUNTERS = 64  # deals a solver may fail to prove before a day falls back to "not lost at the deal"
+PROOF_COUNTERS = 16  # deals a solver may fail to prove before a day falls back to "not lost at the deal"
 NO_ATTEMPT = "no_attempt"
 ATTEMPT_NOT_OVER = "attempt_not_over"
 
@@ -82,12 +83,14 @@ class TournamentService:
             return state
         daily = ref.daily
         check = check_for(daily.game)
-        # The solver is CPU work: off the event loop, so sockets keep being served meanwhile.
-        pick = await asyncio.to_thread(pick_seed, self.secret, ref.date, daily.game, daily.variant, check,
-                                       max_counter=PROOF_COUNTERS)
+        # The solver is seconds of CPU work: in a worker process, so this process's sockets (and its GIL)
+        # keep being served meanwhile.
+        loop = asyncio.get_running_loop()
+        pick = await loop.run_in_executor(_solver_pool(), _pick, self.secret, ref.date, daily.game,
+                                          daily.variant, daily.game, PROOF_COUNTERS)
         if isinstance(pick, RuleError):  # no proof within the budget: the weaker check, recorded as such
             check = FALLBACK_CHECK
-            pick = await asyncio.to_thread(pick_seed, self.secret, ref.date, daily.game, daily.variant, check)
+            pick = pick_seed(self.secret, ref.date, daily.game, daily.variant, check)
         assert not isinstance(pick, RuleError), pick
         command = ch.PrepareChallenge(ref, pick, new_salt(), check.name, self.clock())
         events = ch.decide_challenge(command, state)
@@ -258,6 +261,21 @@ class TournamentService:
         if prepared is None:
             raise LookupError(f"no challenge {key!r}")
         return prepared.sealed.seed
+
+
+_POOL: ProcessPoolExecutor | None = None
+
+
+def _solver_pool() -> ProcessPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ProcessPoolExecutor(max_workers=1)
+    return _POOL
+
+
+def _pick(secret: bytes, date: str, game: str, variant: dict, check_game: str, counters: int):
+    """pick_seed in the worker process, with that process's check for the game."""
+    return pick_seed(secret, date, game, variant, check_for(check_game), max_counter=counters)
 
 
 def load_tournament_secret(given: str | None, data_dir: Any) -> bytes:

@@ -52,7 +52,7 @@ class ServerThread:
 
 def gateway_settings(redis_url: str, data_dir: Path, **changes) -> Settings:
     """Test settings: a rate limit random play at full speed never meets (the flood test sets its own)."""
-    changes = {"rate_per_second": 10_000.0, "rate_burst": 1_000, **changes}
+    changes = {"rate_per_second": 10_000.0, "rate_burst": 1_000, "scheduler": False, **changes}
     return Settings(redis_url=redis_url, data_dir=data_dir, secret=SECRET, **changes)
 
 

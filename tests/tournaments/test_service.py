@@ -50,7 +50,8 @@ def clock():
 
 
 @pytest.fixture
-async def stack(redis_client, clock):
+async def stack(private_redis_client, clock):
+    redis_client = private_redis_client
     return Stack(redis_client, clock)
 
 
@@ -102,8 +103,8 @@ async def test_a_day_from_commitment_to_reveal(stack, clock):
     assert (await stack.tournaments.board.counts(ref.key)).final
 
 
-async def test_two_schedulers_close_a_day_once(stack, redis_client, clock):
-    other = Stack(redis_client, clock)
+async def test_two_schedulers_close_a_day_once(stack, private_redis_client, clock):
+    other = Stack(private_redis_client, clock)
     ref = next(ref for ref in challenges_of(DAY + dt.timedelta(days=1)) if ref.daily.game == "wish")
     await stack.tournaments.prepare(ref)
     await other.tournaments.prepare(ref)  # the second process finds it prepared: one commitment
