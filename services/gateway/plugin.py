@@ -1,4 +1,4 @@
-"""The one init plugin: wires Redis, the event store, the game service, identity and channels.
+"""The one init plugin: wires Redis, the event store, the game service, identity, limits and channels.
 
 Redis comes from `settings.redis_url` (`arena serve` starts the embedded server first when none
 is set). The channels plugin fans updates out over Redis pub/sub, so several gateway processes on
@@ -16,17 +16,23 @@ from litestar.channels import ChannelsPlugin
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.exceptions import TooManyRequestsException
 from litestar.plugins import InitPluginProtocol
 
 from ..games.service import GameService
 from ..games.appender import Appender
-from ..identity import Identity, load_or_create_secret
+from ..identity import Identity, TokenClaims, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url
+from ..sessions import Sessions
 from ..settings import Settings
 from ..store import EventStore
+from .auth import current_claims, current_player
 from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
-from .http import GamesController, PlayersController, current_player, health, ready
+from .http import GamesController, health, ready
+from .limits import limit_middleware, register_limit_store, too_many_requests_handler
+from .player_budget import PlayerBudgets
+from .session_routes import PlayersController, SessionController, TicketsController
 from .sockets import echo_socket, game_socket
 
 
@@ -34,12 +40,17 @@ def _service(state: State) -> GameService:
     return state.service
 
 
+def _sessions(state: State) -> Sessions:
+    return state.sessions
+
+
 class ArenaPlugin(InitPluginProtocol):
     def __init__(self, settings: Settings) -> None:
         if not settings.redis_url:
             raise ValueError("create_app needs settings.redis_url (`arena serve` starts an embedded Redis)")
         self.settings = settings
-        self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir))
+        self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir), settings.token_ttl_seconds)
+        self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst)
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
         self.pubsub_redis = aioredis.Redis.from_url(plain_url)
@@ -60,13 +71,15 @@ class ArenaPlugin(InitPluginProtocol):
             app.state.service = GameService(
                 store, client, cache_games=self.settings.cache_games, appender=Appender(store)
             )
+            app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds)
+            register_limit_store(app, client)
             yield
         finally:
             await client.aclose()
             await self.pubsub_redis.aclose()
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
-        settings, identity, fanout = self.settings, self.identity, self.fanout
+        settings, identity, fanout, budgets = self.settings, self.identity, self.fanout, self.budgets
         app_config = self.channels.on_app_init(app_config)
         app_config.lifespan.insert(0, self.lifespan)  # entered before channels, left after them
         app_config.dependencies.update(
@@ -75,6 +88,9 @@ class ArenaPlugin(InitPluginProtocol):
                 "identity": Provide(lambda: identity, use_cache=True, sync_to_thread=False),
                 "settings": Provide(lambda: settings, use_cache=True, sync_to_thread=False),
                 "fanout": Provide(lambda: fanout, use_cache=True, sync_to_thread=False),
+                "sessions": Provide(_sessions, sync_to_thread=False),
+                "budgets": Provide(lambda: budgets, use_cache=True, sync_to_thread=False),
+                "claims": Provide(current_claims),
                 "player_id": Provide(current_player),
             }
         )
@@ -84,10 +100,17 @@ class ArenaPlugin(InitPluginProtocol):
                 "Identity": Identity,
                 "Settings": Settings,
                 "BatchingPubSubBackend": BatchingPubSubBackend,
+                "Sessions": Sessions,
+                "TokenClaims": TokenClaims,
+                "PlayerBudgets": PlayerBudgets,
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
-        app_config.route_handlers.extend([PlayersController, GamesController, health, ready, game_socket])
+        app_config.exception_handlers[TooManyRequestsException] = too_many_requests_handler(settings)
+        app_config.middleware.extend(limit_middleware(settings))
+        app_config.route_handlers.extend(
+            [PlayersController, SessionController, TicketsController, GamesController, health, ready, game_socket]
+        )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)
         return app_config
