@@ -7,9 +7,10 @@ usual `{code: "rate_limited", message}` body. The store fails open: when Redis d
 time, requests are let through uncounted (the routes behind it answer for themselves, 503 at worst)
 rather than the limiter turning them into 500s.
 
-Litestar's middleware counts per process under a lock, then writes the count back: two processes
-counting at the same moment can each let one more through, so a limit may be overshot by about one
-request per gateway process. The store keeps one small key per (limit, address) for one window.
+Litestar's middleware reads a count and writes it back under a lock of its process, not of Redis: two
+processes counting the same address at the same moment both write the same count, so under a flood
+through several processes a limit may be overshot by about one request per process and race. The store
+keeps one small key per (limit, address), expiring with its window.
 """
 
 from __future__ import annotations
@@ -132,10 +133,12 @@ def too_many_requests_handler(settings: Settings):
         headers = dict(exc.headers or {})
         name = request.route_handler.opt.get(LIMIT_OPT)
         count, unit = limits.get(name, (0, "minute"))
-        retry_after = headers.get("RateLimit-Reset") or str(DURATION_VALUES[unit])  # type: ignore[index]
-        headers["Retry-After"] = retry_after
-        what = LIMITS.get(name, "requests")
-        message = f"too many {what} from your address (at most {count} {UNIT_WORDS[unit]}); try again in {retry_after} s"
+        headers["Retry-After"] = retry_after = headers.get("RateLimit-Reset") or str(DURATION_VALUES[unit])
+        if name in limits:
+            what = f"too many {LIMITS[name]} from your address (at most {count} {UNIT_WORDS[unit]})"
+        else:  # not one of ours: nothing else raises it today
+            what = "too many requests"
+        message = f"{what}; try again in {retry_after} s"
         return Response(ErrorBody("rate_limited", message), status_code=429, headers=headers)
 
     return handle
