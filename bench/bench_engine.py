@@ -26,6 +26,7 @@ import msgspec
 
 import engine
 from bench.timing import per_second
+from engine.intents import ResignIntent, UndoIntent
 
 MAIN_VARIANTS: dict[str, list[dict[str, Any]]] = {
     "wish": [{"mode": "standard"}, {"mode": "open"}],
@@ -45,6 +46,12 @@ class Recorded(msgspec.Struct):
     final: engine.GameState
 
 
+def forward_moves(state: engine.GameState) -> list[engine.AnyIntent]:
+    """What the random player picks from: the listed moves but undo and resign (a listed resign
+    would end most games at its first move; undo is each benchmark's own choice)."""
+    return [i for i in engine.legal_moves(state) if not isinstance(i, (UndoIntent, ResignIntent))]
+
+
 def cases(only: list[str]) -> list[tuple[str, dict[str, Any]]]:
     games = [game for game in engine.game_ids() if not only or game in only]
     return [(game, variant) for game in games for variant in MAIN_VARIANTS.get(game, [{}])]
@@ -62,7 +69,7 @@ def play_games(
         assert isinstance(state, engine.GameState), state
         steps, events = [], []
         while state.status == engine.IN_PROGRESS and len(steps) < max_moves:
-            intent = rng.choice(engine.legal_moves(state))
+            intent = rng.choice(forward_moves(state))
             steps.append((state, intent))
             state, step_events = engine.play(intent, state)
             events.extend(step_events)

@@ -108,11 +108,13 @@ class Player:
 
     async def move(self, rng: random.Random) -> float | None:
         """One random legal move; its latency (send to the update received), or None if a new game began."""
-        if self.view["status"] != "in_progress" or not self.view["legal"]:
+        # Undo and resign are listed too; a random resign would end the game at once.
+        moves = [move for move in self.view["legal"] if move["type"] not in ("undo", "resign")]
+        if self.view["status"] != "in_progress" or not moves:
             await self.new_game()
             return None
         frame = {"type": "c2s.move", "move_id": f"{self.game_id}-{self.version}", "version": self.version,
-                 "move": rng.choice(self.view["legal"])}
+                 "move": rng.choice(moves)}
         started = time.perf_counter()
         await self.ws.send(encode(frame))
         while True:

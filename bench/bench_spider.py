@@ -16,6 +16,7 @@ import sys
 import time
 
 import engine
+from bench.bench_engine import forward_moves
 from engine.intents import DealIntent, UndoIntent
 
 SUIT_COUNTS = (1, 2, 4)
@@ -26,7 +27,7 @@ def random_line(suits: int, actions: int, rng: random.Random):
     start = engine.initial_state("spider", {"suits": suits}, rng.randrange(2**64))
     state, intents, events = start, [], []
     while len(intents) < actions and state.status in (engine.IN_PROGRESS, engine.LOST):
-        options = engine.legal_moves(state)
+        options = forward_moves(state)
         if state.history and (rng.random() < 0.1 or not options):
             options = [UndoIntent()]
         elif DealIntent() in options and rng.random() < 0.05:

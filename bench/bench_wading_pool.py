@@ -19,7 +19,7 @@ import random
 import sys
 
 import engine
-from bench.bench_engine import legal_moves_of_step, random_player_move
+from bench.bench_engine import forward_moves, legal_moves_of_step, random_player_move
 from bench.timing import per_second
 from engine.cards import standard_deck
 from engine.games.wading_pool import RULES, WadingPoolVariant, board_of
@@ -38,7 +38,7 @@ def deal_steps(rng: random.Random, moves: int) -> tuple[list[Step], list[int]]:
             seeds.append(rng.getrandbits(64))
             state = engine.initial_state(GAME, None, seeds[-1])
             continue
-        intent = rng.choice(engine.legal_moves(state))
+        intent = rng.choice(forward_moves(state))
         steps.append((state, intent))
         state, _ = engine.play(intent, state)
     return steps, seeds
@@ -61,7 +61,7 @@ def open_steps(rng: random.Random, moves: int, line: int = 500) -> list[Step]:
     while len(steps) < moves:
         if state.status != engine.IN_PROGRESS or len(steps) % line == 0:
             state = open_board(rng)
-        intent = rng.choice(engine.legal_moves(state))
+        intent = rng.choice(forward_moves(state))
         steps.append((state, intent))
         state, _ = engine.play(intent, state)
     return steps

@@ -21,7 +21,7 @@ import sys
 import time
 
 import engine
-from bench.bench_engine import random_player_move
+from bench.bench_engine import forward_moves, random_player_move
 from bench.timing import per_second
 from engine.cards import WIZARD_SUITS, wizard_deck
 from engine.games.wizard import RULES, WizardVariant
@@ -41,7 +41,7 @@ def random_steps(rng: random.Random, variant: dict, moves: int, max_game: int = 
     while len(steps) < moves:
         state = engine.initial_state("wizard", variant, rng.getrandbits(64))
         for _ in range(max_game):
-            options = engine.legal_moves(state)
+            options = forward_moves(state)
             if not options:
                 break
             intent = rng.choice(options)

@@ -12,6 +12,9 @@ SUBCOMMANDS = {
     "engine": ("cli.engine_cmd", "the engine line protocol: one JSON object a line on stdin/stdout"),
     "solve": ("cli.solve_cmd", "solve deals with full knowledge: winnable or not, and a winning line"),
     "play": ("cli.play", "play a game in the terminal against a running server"),
+    "validate": ("cli.validate_cmd", "run replay validator workers on REDIS_URL: recheck every win from its log"),
+    "export": ("cli.export_cmd", "write a finished game's replay file, from a server"),
+    "verify": ("cli.verify_cmd", "check replay files offline with the engine: exit 1 if any fails"),
 }
 
 

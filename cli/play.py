@@ -1,6 +1,7 @@
 """`arena play`: play one game in the terminal against a running server, over its websocket.
 
-HTTP (cli/play_api.py) gets a guest token and creates the game; then this module keeps one socket
+HTTP (cli/play_api.py) reads the server's catalogue (which games it has, their titles and named
+presets), gets a guest token and creates the game; then this module keeps one socket
 open: it shows every snapshot and update (cli/play_render.py), reads a choice from stdin
 (cli/play_commands.py) and sends it as c2s.move. The server's engine decides every rule; this
 client only shows what it answers. A dropped socket is reopened and the client sends c2s.sync
@@ -19,9 +20,11 @@ import sys
 import uuid
 from typing import Any, Callable, TextIO
 
+import engine
+
 from .play_api import Api, PlayError, TokenStore, normalize_server, socket_address, token_file
 from .play_commands import HELP, parse_line
-from .play_render import Style, move_text, render_view, result_line
+from .play_render import Style, catalog_lines, move_text, render_view, result_line
 from .play_socket import CONNECT_ERRORS, GameLink
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -32,8 +35,12 @@ AUTO_REFUSALS = 5
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", default=DEFAULT_SERVER, help=f"the server's address (default {DEFAULT_SERVER})")
-    parser.add_argument("--game", default="wish", help="wish, patient-pairs, spider, wading-pool or wizard")
+    parser.add_argument(
+        "--game", help=f"a game id from the server's catalogue ({', '.join(engine.game_ids())} here; default the first)"
+    )
+    parser.add_argument("--preset", help="a named variant of the game by its id (see --list)")
     parser.add_argument("--variant", help='the variant as JSON, e.g. \'{"mode": "open"}\'')
+    parser.add_argument("--list", action="store_true", help="list the server's games and their presets, then exit")
     parser.add_argument("--seed", type=int, help="deal this seed (the server picks one if absent)")
     parser.add_argument("--resume", metavar="GAME_ID", help="reopen an existing game instead of creating one")
     parser.add_argument("--auto", action="store_true", help="play random legal moves until the game ends")
@@ -46,25 +53,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     try:
-        variant = _variant(args.variant)
         server = normalize_server(args.server)
         api = Api(server, TokenStore(token_file()))
+        games = {entry["id"]: entry for entry in api.catalog()}
+        if args.list:
+            print("\n".join(catalog_lines(list(games.values()))), file=out)
+            return 0
         if args.resume:
-            game_id = api.game_summary(args.resume)["id"]
+            summary = api.game_summary(args.resume)
+            game_id, game = summary["id"], summary["game"]
         else:
-            game_id = api.create_game(args.game, variant, args.seed)["id"]
+            game = args.game or next(iter(games), None)
+            if game not in games:
+                raise PlayError(f"unknown game {game!r}; this server offers: {', '.join(games) or 'none'}")
+            variant = _variant(args.variant, args.preset, games[game])
+            game_id = api.create_game(game, variant, args.seed)["id"]
             again = "" if server == DEFAULT_SERVER else f" --server {server}"
             print(f"Game {game_id}. Resume it later with: arena play{again} --resume {game_id}", file=out)
         assert api.token is not None
         link_to = (lambda: api.socket_url(game_id), socket_address(server, game_id))  # a new ticket per connect
-        session = PlaySession(link_to, game_id, args, out, _style(args, out))
+        title = games.get(game, {}).get("title")
+        session = PlaySession(link_to, game_id, args, out, _style(args, out), title)
         return asyncio.run(session.run())
     except PlayError as exc:
         print(f"arena play: {exc}", file=sys.stderr)
         return 1
 
 
-def _variant(text: str | None) -> dict[str, Any] | None:
+def _variant(text: str | None, preset: str | None, entry: dict[str, Any]) -> dict[str, Any] | None:
+    if preset is not None:
+        if text is not None:
+            raise PlayError("give --preset or --variant, not both")
+        for named in entry["presets"]:
+            if preset in (named["id"], named["title"]):
+                return named["variant"]
+        ids = ", ".join(named["id"] for named in entry["presets"])
+        raise PlayError(f"{entry['title']} has no preset {preset!r}; its presets: {ids}")
     if text is None:
         return None
     try:
@@ -91,9 +115,15 @@ class PlaySession:
     """The game as this client shows it, the prompt loop, and moves sent and answered."""
 
     def __init__(
-        self, link_to: tuple[Callable[[], str], str], game_id: str, args: argparse.Namespace, out: TextIO, style: Style
+        self,
+        link_to: tuple[Callable[[], str], str],
+        game_id: str,
+        args: argparse.Namespace,
+        out: TextIO,
+        style: Style,
+        title: str | None = None,
     ) -> None:
-        self.game_id, self.args, self.out, self.style = game_id, args, out, style
+        self.game_id, self.args, self.out, self.style, self.title = game_id, args, out, style, title
         self.view: dict[str, Any] | None = None
         self.version = -1
         self.elapsed_ms: int | None = None
@@ -140,20 +170,21 @@ class PlaySession:
         if not self.dirty or self.view is None:
             return False
         self.say("")
-        self.say(render_view(self.view, self.game_id, self.version, self.elapsed_ms, self.role, self.style))
+        self.say(render_view(self.view, self.game_id, self.version, self.elapsed_ms, self.role, self.style, self.title))
         self.dirty = False
         return True
 
     def finished(self) -> bool:
-        """Won and abandoned games take nothing more. A lost game may still take an undo (Spider),
-        so only --auto stops there; a player is told and may type undo or quit."""
+        """Won and abandoned games take nothing more. A lost game may still list an undo (if it has one),
+        so only --auto stops there; a player is told and may take it or quit."""
         status = self.view["status"]
         if status == "in_progress":
             self.lost_shown = False
             return False
-        if status == "lost" and not self.args.auto and self.role == "player":
+        can_undo = any(move["type"] == "undo" for move in self.view["legal"])
+        if status == "lost" and can_undo and not self.args.auto and self.role == "player":
             if not self.lost_shown:
-                self.say(self.result() + " Type undo if this game allows it, or quit.")
+                self.say(self.result() + " Undo is still listed: take it, or quit.")
                 self.lost_shown = True
             return False
         self.say(self.result())
@@ -208,12 +239,13 @@ class PlaySession:
                 raise PlayError(f"the server refused {AUTO_REFUSALS} moves in a row from --auto; giving up")
 
     def auto_move(self) -> dict[str, Any]:
-        legal = self.view["legal"]
-        if not legal or self.auto_moves >= self.args.max_moves:
+        # Undo and resign are listed too: picked at random, resign would end the game at once.
+        moves = [move for move in self.view["legal"] if move["type"] not in ("undo", "resign")]
+        if not moves or self.auto_moves >= self.args.max_moves:
             self.say(f"No legal move or --max-moves {self.args.max_moves} reached: resigning.")
             return {"type": "resign"}
         self.auto_moves += 1
-        return random.choice(legal)
+        return random.choice(moves)
 
     async def submit(self, move: dict[str, Any]) -> bool:
         """Send one move and wait for its answer, then for the update that shows it; True when

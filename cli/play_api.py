@@ -167,6 +167,10 @@ class Api:
             self.new_guest()  # the stored token is from another server or an older secret
             return self.request("POST", "/api/games", body)
 
+    def catalog(self) -> list[dict[str, Any]]:
+        """The server's games (GET /api/catalog): ids, titles, presets; needs no token."""
+        return self.request("GET", "/api/catalog", auth=False)["games"]
+
     def game_summary(self, game_id: str) -> dict[str, Any]:
         self.ensure_token()
         path = "/api/games/" + urllib.parse.quote(game_id, safe="")

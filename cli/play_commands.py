@@ -14,11 +14,11 @@ from msgspec import Struct
 HELP = """\
 Commands:
   N                    play legal move number N from the list
-  pair A B             remove the top cards of piles A and B (The Wish, Patient Pairs)
+  pair A B             remove the top cards of piles A and B (the pairing games)
   move SRC DST [N]     move the top N cards (default 1) from pile SRC to DST, e.g. move t3 t7 2
   deal | recycle | cast    deal from the stock, turn the waste over, cast a spell
-  luck CARD DST        play card id CARD out of the stock onto DST (Solitaire Wizard)
-  undo | resign        take back the last move (Spider), give the game up
+  luck CARD DST        play card id CARD out of the stock onto DST (a luck pick)
+  undo | resign        take back the last move (where the game has undo), give the game up
   show                 draw the board again (an empty line does too)
   help                 this text
   quit                 leave; the game stays on the server (arena play --resume GAME_ID)"""

@@ -11,19 +11,12 @@ from typing import Any
 RANKS = {0: "W", 1: "A", 11: "J", 12: "Q", 13: "K"}
 FRENCH = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 FRENCH_ASCII = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
-# Solitaire Wizard's seven suits have no common glyphs; two letters stay readable in any terminal.
+# The Wizard deck's seven suits have no common glyphs; two letters stay readable in any terminal.
 WIZARD = {"moon": "Mo", "stars": "St", "fire": "Fi", "ice": "Ic", "potions": "Po", "spells": "Sp", "luck": "Lu"}
 RED_SUITS = {"hearts", "diamonds", "fire"}
 FACE_DOWN = "##"
-TITLES = {
-    "wish": "The Wish",
-    "patient-pairs": "Patient Pairs",
-    "spider": "Spider",
-    "wading-pool": "Wading Pool",
-    "wizard": "Solitaire Wizard",
-}
 STATUS_TEXT = {"in_progress": "in progress", "won": "won", "lost": "lost", "abandoned": "abandoned"}
-# Face-down runs longer than this collapse to "##×n" (a Spider stock holds 50 cards).
+# Face-down runs longer than this collapse to "##×n" (a two-deck stock holds 50 cards).
 MAX_DOWN_SHOWN = 6
 # Piles other than the tableau show only their last few cards: the top is what plays.
 MAX_SIDE_CARDS = 5
@@ -116,8 +109,9 @@ def status_line(view: dict[str, Any], version: int, elapsed_ms: int | None, styl
     return style.dot().join(parts + info_text(view.get("info", {})))
 
 
-def title_line(view: dict[str, Any], game_id: str, role: str = "player") -> str:
-    title = TITLES.get(view["game"], view["game"])
+def title_line(view: dict[str, Any], game_id: str, role: str = "player", title: str | None = None) -> str:
+    """`title` is the game's title from the server's catalogue; without one the game id stands in."""
+    title = title or view["game"]
     variant = ", ".join(f"{key} {value}" for key, value in view.get("variant", {}).items() if value is not None)
     watching = "  [watching: not your game]" if role == "spectator" else ""
     return f"{title}" + (f" ({variant})" if variant else "") + f"  game {game_id}{watching}"
@@ -183,14 +177,25 @@ def render_view(
     elapsed_ms: int | None,
     role: str = "player",
     style: Style = PLAIN,
+    title: str | None = None,
 ) -> str:
     """The whole screen for one version: title, piles, status line and, for the player, the moves."""
-    lines = [title_line(view, game_id, role)]
+    lines = [title_line(view, game_id, role, title)]
     lines.extend(pile_line(pile, style) for pile in view["piles"])
     lines.append(status_line(view, version, elapsed_ms, style))
-    if role == "player" and view["status"] == "in_progress":
+    if role == "player" and (view["status"] == "in_progress" or view.get("legal")):  # a lost game may still list an undo
         lines.extend(legal_lines(view, style))
     return "\n".join(lines)
+
+
+def catalog_lines(games: list[dict[str, Any]]) -> list[str]:
+    """`arena play --list`: each game of the server's catalogue, its blurb and its presets' ids."""
+    lines = []
+    for entry in games:
+        lines.append(f"{entry['id']:<16}{entry['title']}: {entry['blurb']}")
+        presets = ", ".join(f"{p['id']} ({p['title']})" for p in entry["presets"])
+        lines.append(f"{'':<16}--preset {presets}" if len(entry["presets"]) > 1 else f"{'':<16}a single form")
+    return lines
 
 
 def result_line(view: dict[str, Any], elapsed_ms: int | None) -> str:

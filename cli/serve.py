@@ -3,6 +3,9 @@
 Settings come from the environment (services/settings.py); --host, --port and --data-dir override
 them. Ctrl-C or SIGTERM stops uvicorn first (sockets closed, channels drained), then Redis (its
 append-only file flushed), so no acknowledged move is lost.
+
+The embedded Redis is supervised (services/redis/supervisor.py): restarted on its port if it dies, killed
+by the kernel if this process is, and its data folder is locked against a second server.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import logging
 import signal
 import sys
 from pathlib import Path
@@ -26,15 +30,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from engine.registry import load_game_module
     from services.gateway import create_app
     from services.redis.embedded import EmbeddedRedis, RedisServerError, RedisServerNotFound
+    from services.redis.supervisor import SupervisedRedis
     from services.settings import settings_from_environment
 
     overrides = {"host": args.host, "port": args.port, "data_dir": args.data_dir}
     settings = settings_from_environment().with_overrides(**overrides)
+    for name in settings.game_modules:
+        try:
+            load_game_module(name)
+        except (ImportError, ValueError) as exc:
+            print(f"arena serve: cannot add the game module {name} (ARENA_GAME_MODULES): {exc}", file=sys.stderr)
+            return 1
     embedded = None
     if not settings.redis_url:
-        embedded = EmbeddedRedis(settings.data_dir / "redis")
+        _log_redis_events()
+        embedded = SupervisedRedis(EmbeddedRedis(settings.data_dir / "redis"))
         try:
             embedded.start()
         except (RedisServerError, RedisServerNotFound) as exc:
@@ -65,6 +78,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if embedded is not None:
             embedded.stop()
+
+
+def _log_redis_events() -> None:
+    # uvicorn configures only its own loggers: without this the supervisor's "Redis died, restarted"
+    # would go nowhere (or, below WARNING, be dropped).
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("services.redis")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
 
 def _arena_server(config, redis_text: str):

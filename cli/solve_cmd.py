@@ -11,7 +11,7 @@ import time
 import engine
 from engine.adapters.codec import to_builtins
 from engine.errors import RuleError
-from engine.solver import SOLVABLE_GAMES, solve
+from engine.solver import solvable_games, solve
 
 
 def _seed_range(text: str) -> range:
@@ -26,7 +26,8 @@ def _seed_range(text: str) -> range:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="wish", help=f"game id ({', '.join(SOLVABLE_GAMES)})")
+    solvable = solvable_games()
+    parser.add_argument("--game", default=solvable[0], choices=solvable, help="game id (default %(default)s)")
     parser.add_argument("--variant", default="{}", help='variant as JSON, e.g. \'{"piles": 8}\'')
     parser.add_argument("--seed", "--seeds", dest="seeds", type=_seed_range, default=range(1, 2),
                         help="a seed, or a range FIRST..LAST (default 1)")

@@ -11,7 +11,7 @@ from msgspec import Struct
 SPADES, HEARTS, DIAMONDS, CLUBS = "spades", "hearts", "diamonds", "clubs"
 FRENCH_SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)
 
-# Solitaire Wizard's seven suits (DECISIONS.md); each suit is its own colour.
+# Solitaire Wizard's seven suits (docs/rules/solitaire-wizard.md); each suit is its own colour.
 WIZARD_SUITS = ("moon", "stars", "fire", "ice", "potions", "spells", "luck")
 WIZARD_COLOURS = {
     "moon": "silver",

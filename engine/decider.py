@@ -2,6 +2,9 @@
 
 This module holds the life cycle every game shares (finished games, resign, undo, counting moves,
 status after each move) and hands the game's own rules to its module.
+
+A lost game stays lost: it takes an undo where the game has one (Spider), never a resign, which
+would rewrite the result to "abandoned".
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import msgspec
 from .errors import GAME_OVER, NOT_SUPPORTED, NOTHING_TO_UNDO, RuleError, rule_error
 from .events import AnyEvent, GameResigned, MoveUndone
 from .intents import AnyIntent, ResignIntent, UndoIntent
-from .rules import GameRules, rules_for
+from .registry import rules_for
+from .rules import GameRules
 from .state import ABANDONED, FINISHED, IN_PROGRESS, LOST, WON, GameState, PlayerView
 
 
@@ -41,6 +45,9 @@ def decide(intent: AnyIntent, state: GameState) -> list[AnyEvent] | RuleError:
     if state.status in FINISHED:
         return rule_error(GAME_OVER, f"the game is {state.status}; no further move is accepted")
     if isinstance(intent, ResignIntent):
+        if state.status == LOST:
+            hint = " (undo is still possible)" if rules.has_undo and state.history else ""
+            return rule_error(GAME_OVER, f"the game is lost and stays lost: there is nothing to resign{hint}")
         return [GameResigned()]
     if isinstance(intent, UndoIntent):
         if not rules.has_undo:
@@ -88,10 +95,24 @@ def play(intent: AnyIntent, state: GameState) -> tuple[GameState, list[AnyEvent]
     return state, events
 
 
+_UNDO, _RESIGN = UndoIntent(), ResignIntent()
+
+
 def legal_moves(state: GameState) -> list[AnyIntent]:
-    if state.status != IN_PROGRESS:
+    """Every intent decide accepts now: the game's own moves, then undo, then resign.
+
+    Resign comes last so a caller that takes the first listed move never gives up by accident; a
+    random player should leave it out (it ends the game at once).
+    """
+    if state.status in FINISHED:
         return []
-    return _rules(state).legal_moves(state)
+    rules = _rules(state)
+    moves = list(rules.legal_moves(state)) if state.status == IN_PROGRESS else []
+    if rules.has_undo and state.history:
+        moves.append(_UNDO)
+    if state.status == IN_PROGRESS:
+        moves.append(_RESIGN)
+    return moves
 
 
 def player_view(state: GameState) -> PlayerView:
@@ -116,6 +137,10 @@ def hidden_cards(state: GameState) -> frozenset[int]:
 
 
 def is_over(state: GameState) -> bool:
-    return state.status in (WON, LOST, ABANDONED)
+    """No further action of any kind: won, abandoned, or lost with nothing left (not even an undo).
+    A lost Spider game with moves to undo is not over: an undo brings it back into play."""
+    if state.status in FINISHED:
+        return True
+    return state.status == LOST and not (_rules(state).has_undo and state.history)
 
 

@@ -1,7 +1,8 @@
-"""What each game module provides, and the registry of games by id.
+"""What each game module provides: the base class of a game's rules and what a menu shows of it.
 
 A game's rules see only its own board and variant; the shared life cycle (resign, undo, status,
-move counting) lives in engine.decider so every game gets it the same way.
+move counting) lives in engine.decider so every game gets it the same way. Which games exist is
+engine.registry's business: this module imports no game, so a game module can import it freely.
 """
 
 from __future__ import annotations
@@ -10,19 +11,33 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from .errors import BAD_VARIANT, UNKNOWN_GAME, RuleError, rule_error
+from .errors import BAD_VARIANT, RuleError, rule_error
 from .events import AnyEvent
 from .intents import AnyIntent
 from .state import GameState, PileView
+from .variants import Preset, variant_fields, variant_problem
 
 
 class GameRules:
-    """Base class of a game module's rules. Subclasses fill in the class vars and methods."""
+    """Base class of a game module's rules. Subclasses fill in the class vars and methods.
+
+    The class vars are also the game's entry in the catalogue (engine.catalog): menus, titles and
+    capability checks everywhere read them, so adding a game needs no list edited anywhere else.
+    """
 
     game_id: ClassVar[str]
     title: ClassVar[str]
-    variant_type: ClassVar[type[msgspec.Struct]]
+    blurb: ClassVar[str]  # one line for a menu
+    variant_type: ClassVar[type[msgspec.Struct]]  # its fields, types and Meta constraints are the schema
+    # Named variants a menu offers; the default variant must be one of them.
+    presets: ClassVar[tuple[Preset, ...]] = (Preset("standard", "Standard", {}),)
+    # Argument-free intents a player triggers outside the cards (buttons): "deal", "recycle", "cast".
+    actions: ClassVar[tuple[str, ...]] = ()
     has_undo: ClassVar[bool] = False
+    has_solver: ClassVar[bool] = False  # engine.solver solves its positions
+    # Ranked play wants deals a player can win: a game without known winnable deals is neither.
+    daily_eligible: ClassVar[bool] = False
+    race_eligible: ClassVar[bool] = False
 
     def deal(self, variant: Any, seed: int) -> Any:
         """The board at the start: a pure function of (variant, seed)."""
@@ -55,18 +70,25 @@ class GameRules:
         """Ids of the cards the player may not see now (face down, or in the undealt stock)."""
         raise NotImplementedError
 
+    def revealed_piles(self, board: Any) -> tuple[PileView, ...]:
+        """The board as `piles` lays it out, with every card face up (down is 0 everywhere). A stock
+        lists its cards bottom to top like any pile: the next card to come off it is the last."""
+        raise NotImplementedError
+
     # Variants -----------------------------------------------------------------------------
 
     def parse_variant(self, raw: dict[str, Any] | None) -> Any | RuleError:
         try:
             variant = msgspec.convert(raw or {}, self.variant_type, strict=True)
         except msgspec.ValidationError as exc:
-            return rule_error(BAD_VARIANT, f"bad variant for {self.game_id}: {exc}")
+            problem = variant_problem(exc, raw, variant_fields(self.variant_type))
+            return rule_error(BAD_VARIANT, f"bad variant for {self.game_id}: {problem}")
         problem = self.check_variant(variant)
         return rule_error(BAD_VARIANT, f"bad variant for {self.game_id}: {problem}") if problem else variant
 
     def check_variant(self, variant: Any) -> str | None:
-        """A reason the variant's values are out of range, or None."""
+        """A reason the variant is refused beyond its Struct's own constraints (e.g. two fields that
+        do not go together), or None."""
         return None
 
     def variant_text(self, variant: Any) -> str:
@@ -78,36 +100,3 @@ def variant_key(fields: dict[str, Any]) -> str:
     """Canonical variant text: name=value pairs sorted by name, e.g. "suits=2". Part of every deal
     key (a change here changes every deal) and the key of the statistics tables."""
     return ",".join(f"{name}={fields[name]}" for name in sorted(fields))
-
-
-_REGISTRY: dict[str, GameRules] = {}
-
-
-def register(rules: GameRules) -> GameRules:
-    _REGISTRY[rules.game_id] = rules
-    return rules
-
-
-def game_ids() -> list[str]:
-    _load_games()
-    return list(_REGISTRY)
-
-
-def rules_for(game_id: str) -> GameRules | RuleError:
-    _load_games()
-    rules = _REGISTRY.get(game_id) if isinstance(game_id, str) else None  # a list id is unhashable
-    if rules is None:
-        known = ", ".join(sorted(_REGISTRY))
-        return rule_error(UNKNOWN_GAME, f"unknown game {game_id!r}; known games: {known}")
-    return rules
-
-
-_games_imported = False  # rules_for runs several times per move: skip the import statement after the first
-
-
-def _load_games() -> None:
-    global _games_imported
-    if not _games_imported:
-        from . import games  # noqa: F401  (importing the package registers every game)
-
-        _games_imported = True

@@ -1,9 +1,10 @@
 """Win/loss statistics per (game, variant): a pure fold over finished-game results.
 
-DECISIONS.md: statistics count abandoned games as losses (they are also counted on their own);
-best and average moves and time are taken over won games only. Best moves and best time are each
-the best of any won game, so they may come from two different games. Bad input is refused with a
-RuleError and leaves the statistics as they were (every value here is immutable).
+Statistics count abandoned games as losses (docs/rules/tournaments.md) (they are also counted on their
+own); best and average moves and time are taken over won games only. Best moves and best time are each
+the best of any won game, so they may come from two different games. Every figure here is independent of
+the order of the results (streaks, which are not, are kept by services/tournaments/statistics.py). Bad
+input is refused with a RuleError and leaves the statistics as they were (every value here is immutable).
 """
 
 from __future__ import annotations
@@ -67,10 +68,14 @@ def check_result(result: GameResult) -> str | None:
         return "a result needs a game id"
     if not isinstance(result.variant, dict):
         return f"variant must be a mapping, not {result.variant!r}"
-    if result.status not in FINISHED_STATUSES:
-        return f"only finished games count: status must be won, lost or abandoned, not {result.status!r}"
-    for name in ("moves", "time_ms"):
-        value = getattr(result, name)
+    return check_outcome(result.status, result.moves, result.time_ms)
+
+
+def check_outcome(status: str, moves: int, time_ms: int) -> str | None:
+    """Why a finished game's status, moves and time cannot be counted, or None."""
+    if status not in FINISHED_STATUSES:
+        return f"only finished games count: status must be won, lost or abandoned, not {status!r}"
+    for name, value in (("moves", moves), ("time_ms", time_ms)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             return f"{name} must be a whole number of at least 0, not {value!r}"
     return None
@@ -83,18 +88,27 @@ def record(stats: VariantStats, result: GameResult) -> VariantStats | RuleError:
         problem = f"result of {result.game} {variant_key(result.variant)!r} given to {stats.game} {stats.variant!r}"
     if problem:
         return rule_error(BAD_RESULT, problem)
+    return tally(stats, result.status, result.moves, result.time_ms)
+
+
+def tally(stats: VariantStats, status: str, moves: int, time_ms: int) -> VariantStats | RuleError:
+    """`stats` with one more finished game counted, for a caller that already holds the game and
+    variant as `stats` names them (a projection keyed by the canonical variant text)."""
+    problem = check_outcome(status, moves, time_ms)
+    if problem:
+        return rule_error(BAD_RESULT, problem)
     games = stats.games + 1
-    if result.status != WON:
-        abandoned = stats.abandoned + (result.status == ABANDONED)
+    if status != WON:
+        abandoned = stats.abandoned + (status == ABANDONED)
         return msgspec.structs.replace(stats, games=games, losses=stats.losses + 1, abandoned=abandoned)
     return msgspec.structs.replace(
         stats,
         games=games,
         wins=stats.wins + 1,
-        best_moves=result.moves if stats.best_moves is None else min(stats.best_moves, result.moves),
-        best_time_ms=result.time_ms if stats.best_time_ms is None else min(stats.best_time_ms, result.time_ms),
-        won_moves_total=stats.won_moves_total + result.moves,
-        won_time_ms_total=stats.won_time_ms_total + result.time_ms,
+        best_moves=moves if stats.best_moves is None else min(stats.best_moves, moves),
+        best_time_ms=time_ms if stats.best_time_ms is None else min(stats.best_time_ms, time_ms),
+        won_moves_total=stats.won_moves_total + moves,
+        won_time_ms_total=stats.won_time_ms_total + time_ms,
     )
 
 

@@ -39,6 +39,10 @@ class Settings(Struct, frozen=True, kw_only=True):
     log_level: str = "warning"
     # Python's default (700, 10, 10) gave 200 ms full collections under 1k sockets (bench: p99 200 ms -> 20 ms)
     gc_thresholds: tuple[int, int, int] = (20_000, 50, 1000)
+    validators: int = 1  # replay validator workers inside this process (0: run `arena validate` instead)
+    review_floor_ms: int = 150  # a verified win whose median time between moves is below this is flagged
+    # Extra game modules (dotted names, each defining RULES) `arena serve` registers at start-up.
+    game_modules: tuple[str, ...] = ()
 
     def with_overrides(self, **changes: object) -> Settings:
         """A copy with the given fields replaced, skipping the ones that are None."""
@@ -96,6 +100,9 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             ws_deflate=_flag(env.get("ARENA_WS_DEFLATE", "")),
             log_level=env.get("ARENA_LOG_LEVEL", defaults.log_level),
             gc_thresholds=_thresholds(env.get("ARENA_GC_THRESHOLDS"), defaults.gc_thresholds),
+            validators=int(env.get("ARENA_VALIDATORS", defaults.validators)),
+            review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),
+            game_modules=tuple(name.strip() for name in env.get("ARENA_GAME_MODULES", "").split(",") if name.strip()),
         )
     except ValueError as exc:
         raise SystemExit(f"bad setting in the environment: {exc}") from exc

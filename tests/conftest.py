@@ -14,3 +14,12 @@ settings.register_profile(
 settings.register_profile("ci", parent=settings.get_profile("default"), max_examples=60, derandomize=True)
 settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
+
+
+def pytest_configure(config):
+    """ARENA_GAME_MODULES=tests.support.tiny_pairs adds games before collection, as `arena serve`
+    does at start-up: every suite parametrized from the registry then runs them too."""
+    from engine.registry import load_game_module
+
+    for name in filter(None, (part.strip() for part in os.environ.get("ARENA_GAME_MODULES", "").split(","))):
+        load_game_module(name)

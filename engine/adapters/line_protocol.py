@@ -15,7 +15,8 @@ import msgspec
 
 from .. import decider
 from ..errors import RuleError, rule_error
-from ..rules import game_ids, rules_for
+from ..catalog import catalog
+from ..registry import game_ids, rules_for
 from ..solver import solve
 from ..state import GameState
 from .codec import intent_from, to_builtins
@@ -42,8 +43,8 @@ class EngineSession:
     def __init__(self) -> None:
         self.state: GameState | None = None
         self.commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            "hello": self.hello, "games": self.games, "start": self.start, "legal": self.legal,
-            "move": self.move, "view": self.view, "state": self.full_state, "replay": self.replay,
+            "hello": self.hello, "games": self.games, "catalog": self.catalog, "start": self.start,
+            "legal": self.legal, "move": self.move, "view": self.view, "state": self.full_state, "replay": self.replay,
             "solve": self.solve, "quit": self.quit,
         }
         self.finished = False
@@ -89,6 +90,10 @@ class EngineSession:
             defaults = to_builtins(rules.variant_type())
             out.append({"game": game, "title": rules.title, "variant_defaults": defaults, "undo": rules.has_undo})
         return {"games": out}
+
+    def catalog(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The whole catalogue, as GET /api/catalog serves it: presets, variant fields, capabilities."""
+        return to_builtins(catalog())
 
     def start(self, request: dict[str, Any]) -> dict[str, Any]:
         self.state = _ok(decider.initial_state(request.get("game"), request.get("variant"), request.get("seed")))

@@ -65,6 +65,8 @@ class PairingRules(GameRules):
                 ILLEGAL_MOVE,
                 f"the tops of piles {a} and {b} ({top_a.label()}, {top_b.label()}) are not the same rank",
             )
+        if a > b:  # one canonical form in the log: the lower pile first, whichever the player named first
+            a, b, top_a, top_b = b, a, top_b, top_a
         return [PairRemoved(piles=(a, b), cards=(top_a.id, top_b.id))]
 
     def apply(self, board: PairsBoard, event: AnyEvent, variant: Any) -> PairsBoard:
@@ -92,6 +94,9 @@ class PairingRules(GameRules):
 
     def hidden_cards(self, board: PairsBoard) -> frozenset[int]:
         return frozenset(card.id for pile in board.piles for card in pile.cards[: pile.down])
+
+    def revealed_piles(self, board: PairsBoard) -> tuple[PileView, ...]:
+        return tuple(PileView(f"t{i}", "tableau", 0, pile.cards) for i, pile in enumerate(board.piles))
 
 
 def pairs_on(piles: tuple[Pile, ...]):

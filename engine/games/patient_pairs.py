@@ -6,24 +6,27 @@ extra cards (8 piles: 7, 7, 7, 7, 6, 6, 6, 6). See docs/rules/patient-pairs.md.
 
 from __future__ import annotations
 
-from msgspec import Struct
+from typing import Annotated
+
+from msgspec import Meta, Struct
 
 from ..cards import standard_deck
-from ..rules import register
+from ..variants import preset
 from .pairing import PairingRules
 
 
 class PatientPairsVariant(Struct, frozen=True, forbid_unknown_fields=True):
-    piles: int = 13
+    piles: Annotated[int, Meta(ge=8, le=13, title="Piles")] = 13
 
 
 class PatientPairsRules(PairingRules):
     game_id = "patient-pairs"
     title = "Patient Pairs"
+    blurb = "52 cards face up. Remove pairs of equal rank from the tops of the piles."
     variant_type = PatientPairsVariant
-
-    def check_variant(self, variant: PatientPairsVariant) -> str | None:
-        return None if 8 <= variant.piles <= 13 else f"piles must be 8 to 13, not {variant.piles}"
+    presets = tuple(preset(f"{piles} piles", PatientPairsVariant(piles)) for piles in range(13, 7, -1))
+    has_solver = True
+    daily_eligible = race_eligible = True
 
     def deck(self):
         return standard_deck()
@@ -33,4 +36,4 @@ class PatientPairsRules(PairingRules):
         return tuple(base + (1 if i < extra else 0) for i in range(variant.piles))
 
 
-RULES = register(PatientPairsRules())
+RULES = PatientPairsRules()

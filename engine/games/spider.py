@@ -9,18 +9,19 @@ Undo is the decider's generic one (has_undo). See docs/rules/spider.md.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Annotated, Any, Iterator, Literal
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from ..cards import ACE, KING, Card, spider_deck
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, CardsMoved, StockDealt
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from ..piles import Pile, deal_rows, suit_run
-from ..rules import GameRules, register
+from ..rules import GameRules
 from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
+from ..variants import preset
 
 COLUMNS = 10
 COLUMN_SIZES = (6, 6, 6, 6, 5, 5, 5, 5, 5, 5)  # 54 cards; the other 50 form the stock
@@ -32,7 +33,7 @@ _COLUMN_INDEX = {name: i for i, name in enumerate(COLUMN_NAMES)}
 
 
 class SpiderVariant(Struct, frozen=True, forbid_unknown_fields=True):
-    suits: int = 1
+    suits: Annotated[Literal[1, 2, 4], Meta(title="Suits")] = 1
 
 
 class SpiderBoard(Struct, frozen=True):
@@ -176,11 +177,14 @@ _MOVE_INTENTS = {
 class SpiderRules(GameRules):
     game_id = "spider"
     title = "Spider"
+    blurb = "Two decks, ten columns. Build King to Ace in one suit; complete runs clear away."
     variant_type = SpiderVariant
+    presets = (
+        preset("1 suit", SpiderVariant(1)), preset("2 suits", SpiderVariant(2)), preset("4 suits", SpiderVariant(4)),
+    )
+    actions = ("deal",)
     has_undo = True
-
-    def check_variant(self, variant: SpiderVariant) -> str | None:
-        return None if variant.suits in (1, 2, 4) else f"suits must be 1, 2 or 4, not {variant.suits}"
+    daily_eligible = race_eligible = True
 
     def deal(self, variant: SpiderVariant, seed: int) -> SpiderBoard:
         cards = shuffled(spider_deck(variant.suits), deal_key(self.game_id, self.variant_text(variant), seed))
@@ -252,5 +256,11 @@ class SpiderRules(GameRules):
         down = (card.id for pile in board.columns for card in pile.cards[: pile.down])
         return frozenset(down).union(card.id for card in board.stock)
 
+    def revealed_piles(self, board: SpiderBoard) -> tuple[PileView, ...]:
+        views = [PileView(COLUMN_NAMES[i], "tableau", 0, pile.cards) for i, pile in enumerate(board.columns)]
+        views.append(PileView("stock", "stock", 0, tuple(reversed(board.stock))))  # stock[0] deals first
+        views.append(PileView("cleared", "cleared", 0, board.cleared))
+        return tuple(views)
 
-RULES = register(SpiderRules())
+
+RULES = SpiderRules()

@@ -17,7 +17,7 @@ from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_
 from ..events import AnyEvent, CardsMoved
 from ..intents import AnyIntent, MoveIntent
 from ..piles import Pile, deal_rows, replace, suit_run
-from ..rules import GameRules, register
+from ..rules import GameRules
 from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
 
@@ -70,7 +70,10 @@ def moves_on(piles: tuple[Pile, ...]):
 class WadingPoolRules(GameRules):
     game_id = "wading-pool"
     title = "Wading Pool"
+    blurb = "52 cards face up in 8 piles. Sort each suit into one King-to-Ace run."
     variant_type = WadingPoolVariant
+    # No deal is known to be winnable under the rules as written, so no daily challenge or race
+    # may use it (daily_eligible and race_eligible stay False); it stays open for casual play.
 
     def deal(self, variant: WadingPoolVariant, seed: int) -> WadingPoolBoard:
         cards = shuffled(standard_deck(), deal_key(self.game_id, self.variant_text(variant), seed))
@@ -128,8 +131,7 @@ class WadingPoolRules(GameRules):
         return IN_PROGRESS if next(moves_on(board.piles), None) else LOST
 
     def piles(self, state: GameState) -> tuple[PileView, ...]:
-        piles = state.board.piles
-        return tuple(PileView(PILE_NAMES[i], "tableau", 0, pile.cards) for i, pile in enumerate(piles))
+        return self.revealed_piles(state.board)  # nothing is ever hidden: the view is the whole board
 
     def info(self, state: GameState) -> dict[str, Any]:
         return {"complete_suits": complete_suits(state.board.piles)}
@@ -137,10 +139,13 @@ class WadingPoolRules(GameRules):
     def hidden_cards(self, board: WadingPoolBoard) -> frozenset[int]:
         return frozenset()  # every card is dealt face up and stays face up
 
+    def revealed_piles(self, board: WadingPoolBoard) -> tuple[PileView, ...]:
+        return tuple(PileView(PILE_NAMES[i], "tableau", 0, pile.cards) for i, pile in enumerate(board.piles))
+
 
 def board_of(rows: list[list[Card]]) -> WadingPoolBoard:
     """A board from piles of cards, bottom to top (for tests and tools that build positions)."""
     return WadingPoolBoard(tuple(Pile(tuple(row), 0) for row in rows))
 
 
-RULES = register(WadingPoolRules())
+RULES = WadingPoolRules()

@@ -6,23 +6,32 @@ text's optional variant). See docs/rules/the-wish.md.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from ..cards import wish_deck
-from ..rules import register
+from ..variants import preset
 from .pairing import PairingRules
 
 
 class WishVariant(Struct, frozen=True, forbid_unknown_fields=True):
-    mode: Literal["standard", "open"] = "standard"
+    mode: Annotated[
+        Literal["standard", "open"], Meta(title="Mode", description="open: every card is dealt face up")
+    ] = "standard"
 
 
 class WishRules(PairingRules):
     game_id = "wish"
     title = "The Wish"
+    blurb = "32 cards in 8 piles. Pair off top cards of equal rank until every pile is gone."
     variant_type = WishVariant
+    presets = (
+        preset("Standard (3 face down)", WishVariant("standard"), id="standard"),
+        preset("Open (all face up)", WishVariant("open"), id="open"),
+    )
+    has_solver = True
+    daily_eligible = race_eligible = True
 
     def deck(self):
         return wish_deck()
@@ -34,4 +43,4 @@ class WishRules(PairingRules):
         return variant.mode == "standard"
 
 
-RULES = register(WishRules())
+RULES = WishRules()

@@ -9,19 +9,20 @@ docs/rules/solitaire-wizard.md for every choice made here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from ..cards import WIZARD, wizard_deck
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled
 from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
 from ..piles import Pile, deal_rows, replace
-from ..rules import GameRules, register
+from ..rules import GameRules
 from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
+from ..variants import preset
 from .wizard_moves import (
     DECK_SIZE, FOUNDATIONS, PILE_NAMES, TABLEAU_PILES, WizardBoard, draw_flags, fits_foundation,
     fits_tableau, is_run, plays,
@@ -30,18 +31,23 @@ from .wizard_search import play_reachable
 
 
 class WizardVariant(Struct, frozen=True, forbid_unknown_fields=True):
-    redeals: int | None = None  # recycles of the waste allowed; None = unlimited, 0 = none
+    redeals: Annotated[
+        Annotated[int, Meta(ge=0)] | None,
+        Meta(title="Redeals", description="recycles of the waste allowed; null = unlimited, 0 = none"),
+    ] = None
 
 
 class WizardRules(GameRules):
     game_id = "wizard"
     title = "Solitaire Wizard"
+    blurb = "Seven magic suits. Wizards open the foundations; Spells, Potions and Luck bend the draw."
     variant_type = WizardVariant
-
-    def check_variant(self, variant: WizardVariant) -> str | None:
-        if variant.redeals is not None and variant.redeals < 0:
-            return f"redeals must be 0 or more, or null for unlimited, not {variant.redeals}"
-        return None
+    presets = (
+        preset("Unlimited redeals", WizardVariant(None)), preset("3 redeals", WizardVariant(3)),
+        preset("1 redeal", WizardVariant(1)), preset("No redeal", WizardVariant(0)),
+    )
+    actions = ("deal", "recycle", "cast")
+    daily_eligible = race_eligible = True
 
     def deal(self, variant: WizardVariant, seed: int) -> WizardBoard:
         # Dealt like a person deals Klondike: row r gives pile r its face-up card and piles r+1..6
@@ -152,6 +158,13 @@ class WizardRules(GameRules):
             hidden.update(card.id for card in board.stock)
         return frozenset(hidden)
 
+    def revealed_piles(self, board: WizardBoard) -> tuple[PileView, ...]:
+        views = [PileView(f"t{i}", "tableau", 0, p.cards) for i, p in enumerate(board.tableau)]
+        views += [PileView(f"f{i}", "foundation", 0, p.cards) for i, p in enumerate(board.foundations)]
+        views.append(PileView("waste", "waste", 0, board.waste))
+        views.append(PileView("stock", "stock", 0, board.stock))  # already bottom to top: draws take the end
+        return tuple(views)
+
 
 def _recycle_problem(board: WizardBoard, variant: WizardVariant) -> str | None:
     if board.stock:
@@ -255,4 +268,4 @@ def _put(board: WizardBoard, name: str, cards) -> WizardBoard:
     return msgspec.structs.replace(board, **{field: replace(piles, {index: piles[index].put(cards)})})
 
 
-RULES = register(WizardRules())
+RULES = WizardRules()

@@ -1,63 +1,113 @@
-"""Engine events <-> stored entries. Engine events are msgpack (msgspec), named by their tag.
+"""A game stream's entries <-> stored bytes, decoded by (type, schema version) and upcast when old.
 
-The store keeps (type, data, schema); `type` is the event's tag so a log reads without decoding
-the payload, and the payload is the whole tagged struct so decoding needs only the bytes.
-Service events (``game_created``) are JSON-free msgpack maps of their own.
+A game's stream holds the service's own entries (``game_created`` first, ``game_shown`` at the first
+look) and the engine's events. The store keeps (type, schema, data): `type` names the entry so a log
+reads without decoding payloads, `schema` says which shape `data` has. Entries are stored forever, so
+an old shape is never rejected: it is decoded as builtins, passed through its upcasters one schema at
+a time, and converted to today's struct. Golden stored bytes in tests/golden/entries pin every shape.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Union
 
 import msgspec
 
 from engine import AnyEvent
+from engine.events import PairRemoved
 
-from ..store import NewEvent
+from ..store import NewEvent, StoredEvent
+from .entries import GAME_CREATED, GAME_SHOWN, GameCreated, GameShown
 
-SCHEMA = 1
-GAME_CREATED = "game_created"
+ServiceEntry = Union[GameCreated, GameShown]
+AnyEntry = Union[GameCreated, GameShown, AnyEvent]
 
 _encoder = msgspec.msgpack.Encoder()
 _event_decoder = msgspec.msgpack.Decoder(AnyEvent)
+_raw_decoder = msgspec.msgpack.Decoder()
+
+# The schema each entry type is written with today. An engine event not named here is at schema 1.
+CURRENT_SCHEMA: dict[str, int] = {GAME_CREATED: 2, GAME_SHOWN: 1, "pair_removed": 2}
+_SERVICE_TYPES: dict[str, type[msgspec.Struct]] = {GAME_CREATED: GameCreated, GAME_SHOWN: GameShown}
+_typed_decoders = {name: msgspec.msgpack.Decoder(kind) for name, kind in _SERVICE_TYPES.items()}
 
 
-class GameCreated(msgspec.Struct, frozen=True):
-    """The first entry of every game stream: what deals the game and whose it is."""
-
-    game: str
-    variant: dict[str, Any]
-    seed: int
-    player_id: str
-    created_at_ms: int
+class UnknownEntry(ValueError):
+    """A stored entry whose (type, schema) this code cannot read: newer code wrote it, or it is corrupt."""
 
 
-_created_decoder = msgspec.msgpack.Decoder(GameCreated)
+# Upcasters: (type, schema n) -> a function from the builtins of schema n to the builtins of n + 1.
+
+def _created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    # Schema 1 predates kinds and deal versions: every such game was casual and dealt by shuffle v1.
+    return {**data, "deal_version": 1, "kind": "casual"}
 
 
-def event_tag(event: AnyEvent) -> str:
-    return type(event).__struct_config__.tag  # type: ignore[return-value]
+def _pair_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    # Schema 1 kept the piles in the order the player named them; one canonical form is lower pile first.
+    (a, b), (card_a, card_b) = data["piles"], data["cards"]
+    if a > b:
+        a, b, card_a, card_b = b, a, card_b, card_a
+    return {**data, "piles": [a, b], "cards": [card_a, card_b]}
 
 
-def encode_event(event: AnyEvent) -> bytes:
-    return _encoder.encode(event)
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    (GAME_CREATED, 1): _created_v1_to_v2,
+    ("pair_removed", 1): _pair_v1_to_v2,
+}
 
 
-def decode_event(data: bytes) -> AnyEvent:
-    return _event_decoder.decode(data)
+def schema_of(entry_type: str) -> int:
+    return CURRENT_SCHEMA.get(entry_type, 1)
 
 
-def encode_created(created: GameCreated) -> bytes:
-    return _encoder.encode(created)
+def entry_tag(entry: AnyEntry) -> str:
+    return type(entry).__struct_config__.tag  # type: ignore[return-value]
 
 
-def decode_created(data: bytes) -> GameCreated:
-    return _created_decoder.decode(data)
+def new_entry(entry: AnyEntry) -> NewEvent:
+    """What the store appends for a service entry or an engine event, at today's schema."""
+    tag = entry_tag(entry)
+    return NewEvent(tag, _encoder.encode(entry), schema_of(tag))
 
 
-def created_entry(created: GameCreated) -> NewEvent:
-    return NewEvent(GAME_CREATED, encode_created(created), SCHEMA)
+def decode(stored: StoredEvent) -> AnyEntry:
+    """Today's struct for a stored entry of any schema this code knows."""
+    return decode_payload(stored.type, stored.schema, stored.data)
 
 
-def event_entry(event: AnyEvent) -> NewEvent:
-    return NewEvent(event_tag(event), encode_event(event), SCHEMA)
+def decode_payload(entry_type: str, schema: int, data: bytes) -> AnyEntry:
+    current = schema_of(entry_type)
+    if schema == current:  # the common case: no detour through builtins
+        try:
+            decoder = _typed_decoders.get(entry_type, _event_decoder)
+            entry = decoder.decode(data)
+        except msgspec.DecodeError as exc:
+            raise UnknownEntry(f"a {entry_type!r} entry at schema {schema} does not decode: {exc}") from exc
+        if entry_tag(entry) != entry_type:
+            raise UnknownEntry(f"an entry named {entry_type!r} holds a {entry_tag(entry)!r}")
+        return entry
+    if not 1 <= schema < current:
+        raise UnknownEntry(f"no decoder for {entry_type!r} at schema {schema} (this code reads up to {current})")
+    raw = _raw_decoder.decode(data)
+    for step in range(schema, current):
+        upcast = UPCASTERS.get((entry_type, step))
+        if upcast is None:
+            raise UnknownEntry(f"no upcaster for {entry_type!r} from schema {step}")
+        raw = upcast(raw)
+    kind = _SERVICE_TYPES.get(entry_type, AnyEvent)
+    try:
+        return msgspec.convert(raw, kind)  # type: ignore[arg-type]
+    except msgspec.ValidationError as exc:
+        raise UnknownEntry(f"a {entry_type!r} entry upcast from schema {schema} is not valid: {exc}") from exc
+
+
+def encode_payload(entry: AnyEntry) -> bytes:
+    return _encoder.encode(entry)
+
+
+__all__ = [
+    "GAME_CREATED", "GAME_SHOWN", "UPCASTERS", "AnyEntry", "GameCreated", "GameShown", "PairRemoved",
+    "ServiceEntry", "UnknownEntry", "decode", "decode_payload", "encode_payload", "entry_tag", "new_entry",
+    "schema_of",
+]

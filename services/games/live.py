@@ -13,7 +13,7 @@ from msgspec import Struct
 
 from engine import GameState
 
-from .codec import GameCreated
+from .entries import GameCreated
 
 ANSWERS_KEPT = 64  # answers remembered per game for retried move ids (the store keeps accepted ones for good)
 
@@ -29,11 +29,14 @@ class MoveAnswer(Struct, frozen=True):
 
 
 class LiveGame:
-    def __init__(self, game_id: str, created: GameCreated, state: GameState, version: int) -> None:
+    def __init__(
+        self, game_id: str, created: GameCreated, state: GameState, version: int, stream_version: int
+    ) -> None:
         self.game_id = game_id
         self.created = created
         self.state = state
-        self.version = version  # moves stored: the protocol's version
+        self.version = version  # engine events stored: the protocol's version
+        self.stream_version = stream_version  # every entry stored (creation and first look included)
         self.shown_at_ms: int | None = None
         self.finished_at_ms: int | None = None
         self.lock = asyncio.Lock()

@@ -17,6 +17,7 @@ NOT_YOUR_GAME = "not_your_game"
 NO_SUCH_GAME = "no_such_game"
 STALE_VERSION = "stale_version"
 BAD_LOG = "bad_log"
+NOT_PUBLIC_YET = "not_public_yet"
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -41,6 +42,8 @@ class GameSummary(Struct, frozen=True):
     created_at_ms: int
     seed: int | None  # None until the game has ended: the seed would reveal the deal
     elapsed_ms: int | None  # server-measured play time: from the deal first shown to the winning move
+    kind: str = "casual"  # casual | practice | daily | race
+    chosen_deal: bool = False  # the player named the deal (practice, never ranked)
 
 
 class Snapshot(Struct, frozen=True):
@@ -51,7 +54,14 @@ class Snapshot(Struct, frozen=True):
     view: PlayerView
     elapsed_ms: int | None
     seed: int | None = None
-    deal: Any = None  # the engine's board at the start, every card shown; only once ended
+    deal: PlayerView | None = None  # the deal as dealt, every card face up (engine.revealed_view); once ended
+
+
+class Refusal(Struct, frozen=True):
+    """Why the service will not show something (yet): a code a program branches on, a message."""
+
+    code: str
+    message: str
 
 
 class MoveResult(Struct, frozen=True):

@@ -7,40 +7,67 @@ append with the expected version (a stale version writes nothing), evolve. Retri
 get the first answer: accepted moves through the store's move-id record (durable, every process),
 rejected ones from a per-game memory.
 
-Alongside the streams the service keeps, per game, a small hash (when the deal was first shown,
-the status once the game ended) and, per player, a sorted set of their games by creation time.
+The log holds everything that counts: ``game_created`` (deal, player, kind, links), ``game_shown``
+(the first look by anyone: the clock's start, always before the first move) and the engine events
+with the server's times. Beside it the service keeps projections (services/games/projections.py): a
+meta hash per game and a sorted set of each player's games, both rebuildable from the logs.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import msgspec
 
 import engine
-from engine import IN_PROGRESS, AnyIntent, RuleError
+from engine import IN_PROGRESS, LOST, AnyIntent, RuleError
 from engine.intents import ResignIntent
 from engine.state import FINISHED
 
 from . import codec
 from .appender import Appender
+from .entries import CASUAL, CASUAL_KINDS, PRACTICE, GameCreated, GameLinks, GameShown, Kind
+from .projections import write_projections
+from .record import BadLog, GameLog, read_log
+from .secrecy import DealSecrecy
 from .live import LiveGame, LiveGames, MoveAnswer, ms_between
 from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     BAD_LOG,
     GAME_ID,
     NO_SUCH_GAME,
+    NOT_PUBLIC_YET,
     NOT_YOUR_GAME,
     STALE_VERSION,
     GameSummary,
     MoveResult,
+    Refusal,
     Snapshot,
     meta_key,
     now_ms,
     player_games_key,
     stream_of,
 )
-from ..store import EventStore, StoredEvent, VersionConflict
+from ..store import EventStore, VersionConflict
+
+class ResultsHook(Protocol):
+    """Who hears that a game opened and how it ended (the validator's submitter, in `arena serve`)."""
+
+    async def opened(self, game_id: str, at_ms: int) -> None: ...
+
+    async def ended(self, game_id: str, player_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None: ...
+
+
+class NoResults:
+    async def opened(self, game_id: str, at_ms: int) -> None:
+        return None
+
+    async def ended(self, game_id: str, player_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+        return None
+
+
+RECENT_GAMES = 20  # how far back a new casual game looks for an unfinished one to abandon
+
 
 class GameService:
     def __init__(
@@ -49,51 +76,74 @@ class GameService:
         redis: Any,
         *,
         cache_games: int = 10_000,
-        clock: Callable[[], int] = now_ms,
+        clock: Callable[[], int] | None = None,
         appender: Appender | None = None,
+        results: ResultsHook | None = None,
+        secrecy: DealSecrecy | None = None,
     ) -> None:
         self.store = store
         self.redis = redis
-        self.clock = clock
+        # One clock for the service and its store: the time a move is stamped with in the log is the
+        # time the service measures with, so a rebuild from the log gives the same times.
+        self.clock = clock or store.clock
         self.live = LiveGames(cache_games)
         self.appender = appender or Appender(store)
+        self.results: ResultsHook = results or NoResults()
+        self.secrecy = secrecy or DealSecrecy()
 
     # Creating ---------------------------------------------------------------------------------
 
     async def create_game(
-        self, player_id: str, game: str, variant: dict[str, Any] | None, seed: int | None = None
+        self,
+        player_id: str,
+        game: str,
+        variant: dict[str, Any] | None,
+        seed: int | None = None,
+        *,
+        kind: Kind | None = None,
+        links: GameLinks = GameLinks(),
+        ranked: bool = False,
     ) -> GameSummary | RuleError:
+        """A new game. A seed the caller names makes a practice game on a chosen deal, never ranked;
+        kinds other than casual/practice (dailies, races) are made by their own services."""
+        chosen = seed is not None
         if seed is None:
             seed = secrets.randbits(64)
         state = engine.initial_state(game, variant, seed)
         if isinstance(state, RuleError):
             return state
-        await self._abandon_unfinished(player_id)
+        kind = kind or (PRACTICE if chosen else CASUAL)
+        if kind in CASUAL_KINDS:
+            await self._abandon_unfinished(player_id)
         game_id = secrets.token_hex(8)
-        created = codec.GameCreated(
+        created = GameCreated(
             game=game,
             variant=msgspec.structs.asdict(state.variant),
             seed=seed,
             player_id=player_id,
             created_at_ms=self.clock(),
+            kind=kind,
+            chosen_deal=chosen,
+            ranked=ranked and not chosen,
+            links=links,
         )
-        await self.store.append(stream_of(game_id), 0, [codec.created_entry(created)])
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(meta_key(game_id), mapping={"player_id": player_id, "status": state.status})
-        pipe.zadd(player_games_key(player_id), {game_id: created.created_at_ms})
-        await pipe.execute()
-        live = LiveGame(game_id, created, state, 0)
+        await self.store.append(stream_of(game_id), 0, [codec.new_entry(created)])
+        log = GameLog(created, None, (), 1)
+        await write_projections(self.redis, game_id, log, state)
+        await self.results.opened(game_id, created.created_at_ms)
+        live = LiveGame(game_id, created, state, 0, 1)
         self.live.put(live)
         return self._summary(live)
 
     async def _abandon_unfinished(self, player_id: str) -> None:
-        """DECISIONS.md: starting a new game abandons the player's unfinished one."""
-        latest = await self.redis.zrevrange(player_games_key(player_id), 0, 0)
-        if not latest:
-            return
-        game_id = _text(latest[0])
-        status = await self.redis.hget(meta_key(game_id), "status")
-        if status is not None and _text(status) == IN_PROGRESS:
+        """A new casual or practice game abandons the player's unfinished casual or practice games;
+        daily attempts and race games are never abandoned by other games."""
+        latest = await self.redis.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)
+        for raw in latest:
+            game_id = _text(raw)
+            kind, status = await self.redis.hmget(meta_key(game_id), ["kind", "status"])
+            if status is None or _text(status) != IN_PROGRESS or _text(kind or CASUAL) not in CASUAL_KINDS:
+                continue
             live = await self.refresh(game_id)  # fresh: another process may have moved it since
             if live is not None and live.state.status == IN_PROGRESS:
                 await self.submit(player_id, game_id, f"abandon-{secrets.token_hex(6)}", live.version,
@@ -109,7 +159,7 @@ class GameService:
     async def refresh(self, game_id: str) -> LiveGame | None:
         """The live game, rebuilt when the log has moved on (another gateway process wrote to it)."""
         live = self.live.get(game_id)
-        if live is not None and await self.store.version(stream_of(game_id)) == live.version + 1:
+        if live is not None and await self.store.version(stream_of(game_id)) == live.stream_version:
             return live
         return await self.rebuild(game_id)
 
@@ -118,13 +168,17 @@ class GameService:
         if not GAME_ID.fullmatch(game_id):
             return None  # not an id this service ever made
         entries = await self.store.read(stream_of(game_id))
-        if not entries or entries[0].type != codec.GAME_CREATED:
+        if not entries:
             return None
-        created = codec.decode_created(entries[0].data)
+        try:
+            log = read_log(entries)
+        except BadLog as exc:
+            raise ValueError(f"game {game_id}: {BAD_LOG}: {exc}") from exc
+        created = log.created
         start = engine.initial_state(created.game, created.variant, created.seed)
         if isinstance(start, RuleError):
             raise ValueError(f"game {game_id}: its creation no longer deals: {start.message}")
-        events = [codec.decode_event(entry.data) for entry in entries[1:]]
+        events = log.engine_events()
         if verify:
             result = engine.replay_events(start, events)
             if not result.ok:
@@ -132,19 +186,15 @@ class GameService:
             state = result.state
         else:
             state = engine.fold(start, events)
-        live = LiveGame(game_id, created, state, len(events))
-        await self._load_times(live, entries)
+        live = LiveGame(game_id, created, state, log.version, log.stream_version)
+        live.shown_at_ms = log.shown.at_ms if log.shown is not None else None
+        if engine.is_over(state) and log.events:
+            live.finished_at_ms = log.events[-1].ts_ms
         previous = self.live.get(game_id)
         if previous is not None:
             live.answers = previous.answers
         self.live.put(live)
         return live
-
-    async def _load_times(self, live: LiveGame, entries: list[StoredEvent]) -> None:
-        shown = await self.redis.hget(meta_key(live.game_id), "shown_at_ms")
-        live.shown_at_ms = int(shown) if shown is not None else None
-        if live.state.status in FINISHED and len(entries) > 1:
-            live.finished_at_ms = entries[-1].ts_ms
 
     # Moving -----------------------------------------------------------------------------------
 
@@ -170,9 +220,13 @@ class GameService:
                 answer = MoveAnswer(move_id, False, live.version, decided.code, decided.message)
                 live.remember(answer)
                 return MoveResult(answer)
-            entries = [codec.event_entry(event) for event in decided]
+            if live.shown_at_ms is None:  # a move is a look: the log shows the deal before any move
+                live = await self._show(live, player_id)
+                if live.version != expected_version:  # another process moved first
+                    return await self._stale(live, move_id, expected_version)
+            entries = [codec.new_entry(event) for event in decided]
             try:
-                result = await self.appender.append(stream_of(game_id), live.version + 1, entries, move_id)
+                result = await self.appender.append(stream_of(game_id), live.stream_version, entries, move_id)
             except VersionConflict:
                 # Another process wrote this game: our state is stale. Rebuild and answer from the log.
                 return await self._stale(live, move_id, expected_version)
@@ -182,9 +236,10 @@ class GameService:
             for event in decided:
                 state = engine.evolve(state, event)
             status_before = live.state.status
-            live.state, live.version = state, result.version - 1
+            live.state, live.version = state, live.version + len(decided)
+            live.stream_version = result.version
             if state.status != status_before:
-                await self._record_status(live)
+                await self._record_status(live, result.ts_ms)
             answer = MoveAnswer(move_id, True, live.version)
             live.remember(answer)
             return MoveResult(answer, self.snapshot_of(live))
@@ -194,44 +249,74 @@ class GameService:
         prior = await self.store.move_result(stream_of(live.game_id), move_id)
         fresh = await self.rebuild(live.game_id) or live
         if prior is not None:
-            answer = MoveAnswer(move_id, True, prior - 1)  # prior: the stream version it made
+            # prior: the stream version the move made; entries before the first move are not moves.
+            answer = MoveAnswer(move_id, True, prior - (fresh.stream_version - fresh.version))
             fresh.remember(answer)
             return MoveResult(answer, self.snapshot_of(fresh))
         message = f"the game is at version {fresh.version}, the move was made at version {expected_version}"
         return _rejected(move_id, fresh.version, STALE_VERSION, message)
 
-    async def _record_status(self, live: LiveGame) -> None:
-        if live.state.status in FINISHED:
-            live.finished_at_ms = self.clock()
-        await self.redis.hset(meta_key(live.game_id), "status", live.state.status)
+    async def _record_status(self, live: LiveGame, ts_ms: int) -> None:
+        if engine.is_over(live.state):
+            live.finished_at_ms = ts_ms  # the final entry's logged time, as a rebuild reads it
+        fields = {"status": live.state.status}
+        if live.finished_at_ms is not None:
+            fields["finished_at_ms"] = live.finished_at_ms
+        await self.redis.hset(meta_key(live.game_id), mapping=fields)
+        if self.is_over(live):
+            elapsed = self._elapsed(live) or 0
+            await self.results.ended(live.game_id, live.owner, live.state.status, live.state.moves, elapsed, ts_ms)
 
     # Showing ----------------------------------------------------------------------------------
 
-    async def open_for(self, game_id: str, viewer_id: str) -> tuple[Snapshot, bool] | None:
-        """The snapshot a socket gets on connect, and whether the viewer is the player.
+    async def open_for(self, game_id: str, viewer_id: str) -> tuple[Snapshot, bool] | Refusal | None:
+        """The snapshot a socket gets on connect, and whether the viewer is the player; a Refusal when
+        the viewer may not watch this game yet (a daily attempt or race game before its reveal).
 
-        The player's first look starts the clock (DECISIONS.md: time runs from the deal first shown).
+        The first look by anyone, spectators included, starts the clock: it is logged as game_shown
+        (time runs from the deal first shown, so a second identity cannot study the deal first).
         The log is checked for moves made through other processes: a (re)connect is never stale.
         """
         live = await self.refresh(game_id)
         if live is None:
             return None
-        is_player = viewer_id == live.owner
-        if is_player and live.shown_at_ms is None:
-            await self.redis.hsetnx(meta_key(game_id), "shown_at_ms", self.clock())
-            live.shown_at_ms = int(await self.redis.hget(meta_key(game_id), "shown_at_ms"))
-        return self.snapshot_of(live), is_player
+        if not self.secrecy.may_watch(live.created, viewer_id, self.clock()):
+            return Refusal(NOT_PUBLIC_YET, "only its player may open this game until its deal is public")
+        if live.shown_at_ms is None:
+            async with live.lock:
+                live = await self._show(live, viewer_id)
+        return self.snapshot_of(live), viewer_id == live.owner
+
+    async def _show(self, live: LiveGame, viewer_id: str) -> LiveGame:
+        """Log the first look unless the log has one; the live game with its shown time."""
+        if live.shown_at_ms is not None:
+            return live
+        shown = GameShown(at_ms=self.clock(), viewer_id=viewer_id)
+        try:
+            result = await self.store.append(stream_of(live.game_id), live.stream_version, [codec.new_entry(shown)])
+        except VersionConflict:  # another process logged a look (or a move) first: the log has the answer
+            return await self.rebuild(live.game_id) or live
+        live.shown_at_ms, live.stream_version = shown.at_ms, result.version
+        await self.redis.hset(meta_key(live.game_id), "shown_at_ms", shown.at_ms)
+        return live
 
     async def snapshot(self, game_id: str) -> Snapshot | None:
         live = await self.load(game_id)
         return None if live is None else self.snapshot_of(live)
 
+    def is_over(self, live: LiveGame) -> bool:
+        """No further move of any kind: won, abandoned, or lost with nothing (not even undo) left."""
+        return engine.is_over(live.state)
+
+    def deal_public(self, live: LiveGame) -> bool:
+        return self.secrecy.deal_public(live.created, self.is_over(live), self.clock())
+
     def snapshot_of(self, live: LiveGame) -> Snapshot:
-        ended = live.state.status in FINISHED
+        ended = self.deal_public(live)
         deal = None
         if ended:
-            start = engine.initial_state(live.created.game, live.created.variant, live.created.seed)
-            deal = msgspec.to_builtins(start.board)
+            deal = engine.revealed_view(live.created.game, live.created.variant, live.created.seed)
+            assert not isinstance(deal, RuleError), deal  # the game dealt when it was created
         return Snapshot(
             game_id=live.game_id,
             version=live.version,
@@ -256,7 +341,7 @@ class GameService:
 
     def _summary(self, live: LiveGame) -> GameSummary:
         created, state = live.created, live.state
-        ended = state.status in FINISHED
+        ended = self.deal_public(live)
         return GameSummary(
             id=live.game_id,
             game=created.game,
@@ -268,6 +353,8 @@ class GameService:
             created_at_ms=created.created_at_ms,
             seed=created.seed if ended else None,
             elapsed_ms=self._elapsed(live),
+            kind=created.kind,
+            chosen_deal=created.chosen_deal,
         )
 
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:

@@ -15,7 +15,7 @@ from litestar import WebSocket
 from litestar.channels import ChannelsPlugin
 from redis.exceptions import RedisError
 
-from ..games.service import GameService, Snapshot
+from ..games.service import GameService, Refusal, Snapshot
 from ..settings import Settings
 from ..store import StoreError
 from ..store.keys import updates_channel as channel_of
@@ -35,6 +35,7 @@ from .messages import (
 from .rate_limit import TokenBucket
 
 CLOSE_UNAUTHORIZED = 4401
+CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped (each view is whole)
 
@@ -119,6 +120,10 @@ class GameSocket:
         if opened is None:
             await self.send(encode_s2c(ErrorS2C("no_such_game", f"there is no game {self.game_id!r}")))
             await self.socket.close(CLOSE_NOT_FOUND, "no such game")
+            return False
+        if isinstance(opened, Refusal):
+            await self.send(encode_s2c(ErrorS2C(opened.code, opened.message)))
+            await self.socket.close(CLOSE_FORBIDDEN, opened.code)
             return False
         snapshot, is_player = opened
         role = "player" if is_player else "spectator"

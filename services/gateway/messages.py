@@ -50,7 +50,7 @@ class SnapshotS2C(S2C, tag="s2c.snapshot"):
     view: PlayerView
     elapsed_ms: int | None
     seed: int | None = None  # only once the game has ended
-    deal: Any = None  # the board as dealt, every card shown; only once the game has ended
+    deal: PlayerView | None = None  # the deal as dealt, every card face up; only once the game has ended
 
 
 class UpdateS2C(S2C, tag="s2c.update"):
@@ -59,7 +59,7 @@ class UpdateS2C(S2C, tag="s2c.update"):
     view: PlayerView
     elapsed_ms: int | None
     seed: int | None = None
-    deal: Any = None
+    deal: PlayerView | None = None
 
 
 class AcceptedS2C(S2C, tag="s2c.accepted"):

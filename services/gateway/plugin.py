@@ -27,11 +27,14 @@ from ..sessions import Sessions
 from ..settings import Settings
 from ..store import EventStore
 from .auth import current_claims, current_player
+from .catalog import CatalogController
 from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
+from ..validator.runtime import Validators
 from .http import GamesController, health, ready
 from .limits import limit_middleware, register_limit_store, too_many_requests_handler
 from .player_budget import PlayerBudgets
+from .replay_routes import ReplaysController
 from .session_routes import PlayersController, SessionController, TicketsController
 from .sockets import echo_socket, game_socket
 
@@ -68,12 +71,21 @@ class ArenaPlugin(InitPluginProtocol):
         try:
             store = EventStore(client)
             app.state.redis = client
-            app.state.service = GameService(
-                store, client, cache_games=self.settings.cache_games, appender=Appender(store)
+            validators = Validators(
+                client, store, workers=self.settings.validators, review_floor_ms=self.settings.review_floor_ms
             )
+            app.state.validators = validators
             app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds)
             register_limit_store(app, client)
-            yield
+            app.state.service = GameService(
+                store, client, cache_games=self.settings.cache_games, appender=Appender(store),
+                results=validators.submitter,
+            )
+            validators.start()
+            try:
+                yield
+            finally:
+                await validators.stop()
         finally:
             await client.aclose()
             await self.pubsub_redis.aclose()
@@ -109,7 +121,8 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.exception_handlers[TooManyRequestsException] = too_many_requests_handler(settings)
         app_config.middleware.extend(limit_middleware(settings))
         app_config.route_handlers.extend(
-            [PlayersController, SessionController, TicketsController, GamesController, health, ready, game_socket]
+            [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
+             ReplaysController, health, ready, game_socket]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

@@ -48,10 +48,12 @@ class AppendRequest(msgspec.Struct, frozen=True):
 
 class AppendResult(msgspec.Struct, frozen=True):
     """`version`: the stream's version after the append. `duplicate`: the move id had been stored
-    before, so nothing was written and `version` is the one recorded then."""
+    before, so nothing was written and `version` is the one recorded then. `ts_ms`: the time stamped on
+    the entries written (0 for a duplicate)."""
 
     version: int
     duplicate: bool = False
+    ts_ms: int = 0
 
 
 _encoder = msgspec.msgpack.Encoder()

@@ -50,3 +50,95 @@ RATE_LIMIT_NAMESPACE = f"{PREFIX}rate"
 def updates_channel(game_id: str) -> str:
     """Pub/sub channel carrying a game's versioned updates between gateway processes."""
     return f"{PREFIX}updates:{game_id}"
+
+
+LOG_KEY_PATTERN = f"{GAME_PREFIX}{{*}}:log"  # SCAN pattern matching every game's stream
+
+
+def game_id_of_log_key(key: str) -> str | None:
+    """The game id in a key `log_key` made, or None for any other key."""
+    head, tail = f"{GAME_PREFIX}{{", "}:log"
+    if key.startswith(head) and key.endswith(tail) and len(key) > len(head) + len(tail):
+        return key[len(head) : -len(tail)]
+    return None
+
+
+# The validator's keys share the hash tag {validator}: one slot, so one MULTI may touch them together.
+# A game's stream lives in its own slot; nothing needs both in one command.
+VALIDATOR_TAG = "{validator}"
+
+
+def submissions_key() -> str:
+    """Stream of wins to check, read by the `validators` consumer group."""
+    return f"{PREFIX}{VALIDATOR_TAG}:submissions"
+
+
+def verdicts_key() -> str:
+    """Hash: game id -> its verdict (msgpack), written once (HSETNX)."""
+    return f"{PREFIX}{VALIDATOR_TAG}:verdicts"
+
+
+def dead_letters_key() -> str:
+    """Stream of submissions that kept failing, with the reason."""
+    return f"{PREFIX}{VALIDATOR_TAG}:dead"
+
+
+def unsettled_key() -> str:
+    """Sorted set: game id -> creation ms, for games that may still end in a win not yet submitted."""
+    return f"{PREFIX}{VALIDATOR_TAG}:unsettled"
+
+
+def validator_counts_key() -> str:
+    """Hash of counters: verified, rejected, dead."""
+    return f"{PREFIX}{VALIDATOR_TAG}:counts"
+
+
+def validator_attempts_key() -> str:
+    """Hash: submission entry id -> failed checks so far (dead-lettered at the limit)."""
+    return f"{PREFIX}{VALIDATOR_TAG}:attempts"
+
+
+# Daily challenges: one challenge's keys share the hash tag `{<challenge key>}` (e.g.
+# `{2026-12-01/spider/suits=2}`), so the leaderboard scripts touch them together in one slot.
+DAILY_PREFIX = f"{PREFIX}daily:"
+
+
+def daily_board_key(challenge: str) -> str:
+    """Sorted set of a challenge's verified ranked wins: score 0, lexicographic ranking members."""
+    return f"{DAILY_PREFIX}{{{challenge}}}:board"
+
+
+def daily_entries_key(challenge: str) -> str:
+    """Hash: player id -> msgpack leaderboard entry (result, moves, time, finish, ranking member)."""
+    return f"{DAILY_PREFIX}{{{challenge}}}:entries"
+
+
+def daily_status_key(challenge: str) -> str:
+    """Hash: player id -> the entry's status (playing, pending, verified, rejected, lost, abandoned, guest)."""
+    return f"{DAILY_PREFIX}{{{challenge}}}:status"
+
+
+def daily_counts_key(challenge: str) -> str:
+    """Hash: status -> how many players have it, and `final` once the leaderboard is final."""
+    return f"{DAILY_PREFIX}{{{challenge}}}:counts"
+
+
+def daily_stream_id(challenge: str) -> str:
+    """Event stream (see log_key) of a challenge's own life: prepared, closed, revealed."""
+    return f"daily-{challenge}"
+
+
+def attempt_stream_id(challenge: str, player_id: str) -> str:
+    """Event stream of one player's attempt at a challenge (one per player: the store's version 0 race)."""
+    return f"attempt-{challenge}-{player_id}"
+
+
+# Accounts: a named account keeps the player id its guest had.
+def account_key(player_id: str) -> str:
+    """Hash: name (as typed), password hash (argon2id), created_at_ms."""
+    return f"{PREFIX}account:{{{player_id}}}"
+
+
+def account_name_key(folded_name: str) -> str:
+    """String: the player id owning a display name, by its case-folded form (SET NX claims it)."""
+    return f"{PREFIX}account-name:{{{folded_name}}}"

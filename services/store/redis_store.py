@@ -66,7 +66,7 @@ class EventStore:
         before the version, so a retry after a lost reply is answered even though the version moved on).
         Raises VersionConflict (nothing written) when the stream is elsewhere; ValueError on bad input.
         """
-        keys, args = self._script_call(stream_id, expected_version, events, move_id)
+        keys, args, ts_ms = self._script_call(stream_id, expected_version, events, move_id)
         try:
             try:
                 reply = await self.client.evalsha(APPEND_SHA, 2, *keys, *args)
@@ -75,7 +75,7 @@ class EventStore:
                 reply = await self.client.evalsha(APPEND_SHA, 2, *keys, *args)
         except RedisError as exc:
             raise StoreError(f"append to {stream_id!r} failed: {exc}") from exc
-        outcome = _outcome(stream_id, expected_version, reply)
+        outcome = _outcome(stream_id, expected_version, reply, ts_ms)
         if isinstance(outcome, VersionConflict):
             raise outcome
         return outcome
@@ -97,7 +97,7 @@ class EventStore:
         for attempt in range(2):
             if not pending:
                 break
-            replies = await self._pipeline_evalsha([calls[i] for i in pending])
+            replies = await self._pipeline_evalsha([calls[i][:2] for i in pending])
             missing_script = []
             for index, reply in zip(pending, replies):
                 if isinstance(reply, NoScriptError) and attempt == 0:
@@ -106,7 +106,7 @@ class EventStore:
                     results[index] = StoreError(f"append to {batch[index].stream_id!r} failed: {reply}")
                 else:
                     request = batch[index]
-                    results[index] = _outcome(request.stream_id, request.expected_version, reply)
+                    results[index] = _outcome(request.stream_id, request.expected_version, reply, calls[index][2])
             if missing_script:
                 try:
                     await self.client.script_load(APPEND_LUA)
@@ -128,7 +128,7 @@ class EventStore:
 
     def _script_call(
         self, stream_id: str, expected_version: int, events: Sequence[NewEvent], move_id: str | None
-    ) -> tuple[list[str], list[bytes | str | int]]:
+    ) -> tuple[list[str], list[bytes | str | int], int]:
         check_stream_id(stream_id)
         check_move_id(move_id)
         if not _is_count(expected_version, minimum=0):
@@ -152,7 +152,7 @@ class EventStore:
             stored = StoredEvent(event.type, version, event.schema, ts_ms, event.data, move_id)
             envelopes.append(encode_event(stored))
         keys = [log_key(stream_id), moves_key(stream_id)]
-        return keys, [expected_version, move_id or "", *envelopes]
+        return keys, [expected_version, move_id or "", *envelopes], ts_ms
 
     # ---- reading -------------------------------------------------------------------------------
     async def read(self, stream_id: str, from_version: int = 1) -> list[StoredEvent]:
@@ -178,10 +178,10 @@ class EventStore:
         return None if stored is None else int(stored)
 
 
-def _outcome(stream_id: str, expected: int, reply: list) -> AppendResult | VersionConflict:
+def _outcome(stream_id: str, expected: int, reply: list, ts_ms: int) -> AppendResult | VersionConflict:
     status, version = int(reply[0]), int(reply[1])
     if status == APPENDED:
-        return AppendResult(version, duplicate=False)
+        return AppendResult(version, duplicate=False, ts_ms=ts_ms)
     if status == DUPLICATE:
         return AppendResult(version, duplicate=True)
     if status == CONFLICT:

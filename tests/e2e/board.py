@@ -34,12 +34,13 @@ class Board:
         self.page.wait_for_selector('#connection[data-connection="online"]')
 
     # Starting games --------------------------------------------------------------------------
-    def new_game(self, game: str, seed: int | None = None, variant: dict[str, str] | None = None) -> str:
-        """Deal through the start page; `variant` maps field name -> option text. Returns the game id."""
+    def new_game(self, game: str, seed: int | None = None, preset: str | None = None) -> str:
+        """Deal through the start page; `preset` is the title of one of the game's presets (the
+        menu's default when absent). Returns the game id."""
         self.page.goto("/#/")
         self.page.check(f"input[name=game][value='{game}']")
-        for name, text in (variant or {}).items():
-            self.page.select_option(f"select[name='variant.{name}']", label=text)
+        if preset is not None:
+            self.page.select_option("select[name=preset]", label=preset)
         if seed is not None:
             self.page.fill("input[name=seed]", str(seed))
         self.page.click("button[type=submit]")

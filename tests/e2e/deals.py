@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 import engine
-from engine.intents import CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
+from engine.intents import CastIntent, DealIntent, LuckIntent, MoveIntent, PairIntent, RecycleIntent
 
 
 def _intent_dict(intent) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def pairing_win(game: str, variant: dict[str, Any], seed: int, budget: int = 200
         if key in dead or steps > budget:
             return None
         steps += 1
-        for intent in engine.legal_moves(state):
+        for intent in (i for i in engine.legal_moves(state) if isinstance(i, PairIntent)):  # never resign
             after, _ = engine.play(intent, state)
             line = search(after)
             if line is not None:

@@ -25,8 +25,11 @@ def free_port() -> int:
 
 
 class ArenaServer:
-    def __init__(self, data_dir: Path | None, port: int | None = None, url: str | None = None) -> None:
+    def __init__(
+        self, data_dir: Path | None, port: int | None = None, url: str | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.data_dir = data_dir
+        self.env = env or {}  # added to this process's environment, e.g. ARENA_GAME_MODULES
         self.port = port or free_port()
         self.url = url or f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -51,7 +54,8 @@ class ArenaServer:
         assert self.owned, "an external server is not ours to start"
         log = open(self.log_path, "ab")
         command = [str(ARENA), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)]
-        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=E2E_ENV)
+        env = {**E2E_ENV, **(self.env or {})}
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

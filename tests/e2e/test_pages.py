@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 def test_start_page_lists_my_games_newest_first(page):
     board = Board(page)
     first = board.new_game("wading-pool", seed=3)
-    second = board.new_game("patient-pairs", seed=4, variant={"piles": "8"})
+    second = board.new_game("patient-pairs", seed=4, preset="8 piles")
     assert board.view()["variant"] == {"piles": 8}
     assert len([p for p in board.view()["piles"] if p["kind"] == "tableau"]) == 8
     page.goto("/#/")

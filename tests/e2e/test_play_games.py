@@ -53,10 +53,14 @@ def test_the_wish_is_won_through_the_ui(page):
     page.get_by_role("button", name="Look at the board").click()
     deal = page.locator("details.deal")
     deal.locator("summary").click()
-    assert deal.locator(".deal-rows li").count() == 8
-    shown = deal.locator(".deal-cards .card").evaluate_all("els => els.map(e => Number(e.dataset.cardId))")
+    revealed = deal.locator(".deal-board .pile")
+    assert revealed.count() == 8, "drawn by the board renderer, pile for pile"
+    assert deal.locator(".card.back").count() == 0, "every card face up"
+    shown = [revealed.nth(i).locator(".card.face").evaluate_all("els => els.map(e => Number(e.dataset.cardId))")
+             for i in range(8)]
     dealt = engine.initial_state("wish", {"mode": "standard"}, seed).board
-    assert shown == [card.id for pile in dealt.piles for card in pile.cards], "the deal as dealt, every card shown"
+    assert shown == [[card.id for card in pile.cards] for pile in dealt.piles], "the deal as dealt"
+    assert page.locator("#board .pile").count() == 8, "the game's own board is still there, apart"
     save_screenshot(page, "wish")
 
 
@@ -77,11 +81,22 @@ def test_patient_pairs_is_won_through_the_ui(page):
     assert board.view()["variant"] == {"piles": 13} and board.view()["moves"] == 0
 
 
+def enabled_actions(page) -> set[str]:
+    buttons = page.locator(".actions button[data-action]:not([hidden]):enabled")
+    return set(buttons.evaluate_all("els => els.map(e => e.dataset.action)"))
+
+
+def listed_actions(board: Board) -> set[str]:
+    return {i["type"] for i in board.legal()} & {"deal", "recycle", "cast", "undo", "resign"}
+
+
 def test_spider_moves_deal_undo_and_resign(page):
     board = Board(page)
-    board.new_game("spider", seed=7, variant={"suits": "2 suits"})
+    board.new_game("spider", seed=7, preset="2 suits")
     assert board.view()["variant"] == {"suits": 2}
+    assert enabled_actions(page) == listed_actions(board) == {"deal", "resign"}, "nothing to undo yet"
     assert some_moves(board, 6) == 6
+    assert enabled_actions(page) == listed_actions(board) == {"deal", "undo", "resign"}
     save_screenshot(page, "spider")
     board.play({"type": "deal"})
     stock = next(p for p in board.view()["piles"] if p["id"] == "stock")
@@ -93,6 +108,23 @@ def test_spider_moves_deal_undo_and_resign(page):
     board.play({"type": "resign"})
     assert "resigned" in board.end_dialog().inner_text().lower()
     assert board.view()["status"] == "abandoned"
+    assert enabled_actions(page) == set() and board.legal() == []
+    # The deal as dealt, drawn by the board renderer: ten columns face up, the stock listed in order.
+    page.get_by_role("button", name="Look at the board").click()
+    deal = page.locator("details.deal")
+    deal.locator("summary").click()
+    dealt = engine.initial_state("spider", {"suits": 2}, 7).board
+
+    def ids(locator):
+        return locator.evaluate_all("els => els.map(e => Number(e.dataset.cardId))")
+
+    columns = [ids(deal.locator(f'.pile[data-pile="t{i}"] .card.face')) for i in range(10)]
+    assert columns == [[card.id for card in column.cards] for column in dealt.columns]
+    stock = ids(deal.locator(".stock-tray .card.face"))
+    assert stock == [card.id for card in reversed(dealt.stock)], "bottom to top: the next card dealt last"
+    assert deal.locator(".card.back").count() == 0
+    deal.scroll_into_view_if_needed()
+    save_screenshot(page, "spider-deal")
 
 
 def test_spider_moves_a_group_by_keyboard_and_by_clicking_its_first_card(page):
@@ -158,6 +190,8 @@ def test_a_lost_wish_shows_the_lost_dialog(page):
     assert dialog.get_attribute("data-outcome") == "lost"
     assert "No moves left" in dialog.inner_text()
     assert dialog.locator("[data-end-action=undo]").is_hidden(), "The Wish has no undo"
+    assert board.legal() == [] and enabled_actions(page) == set(), "a lost game stays lost: no resign"
+    assert page.locator("button[data-action=resign]").is_disabled()
     dialog.get_by_role("button", name="Start page").click()
     page.wait_for_selector("#new-game")
 
@@ -210,6 +244,10 @@ def test_wading_pool_by_drag_and_drop(page):
         dialog = board.end_dialog()
         assert "No moves left" in dialog.inner_text()
         dialog.get_by_role("button", name="Look at the board").click()
+        save_screenshot(page, "wading-pool")
+        assert page.locator("button[data-action=resign]").is_disabled(), "a lost game is not resigned"
+        return
     save_screenshot(page, "wading-pool")
+    assert enabled_actions(page) == {"resign"}
     board.play({"type": "resign"})
     assert board.end_dialog().get_attribute("data-outcome") == "abandoned"

@@ -34,3 +34,19 @@ def test_the_client_holds_no_rules():
     for module in (STATIC_DIR / "js").glob("*.js"):
         text = module.read_text()
         assert not re.search(r"\.rank\s*[-+]\s*1|rank\s*===\s*13|\.suit\s*===", text), module.name
+
+
+def test_no_client_file_names_a_game():
+    """Menus, titles and buttons come from GET /api/catalog: no module lists games or titles. A
+    game id that is also a card's name (the Wizard card) may still name that card's artwork."""
+    import engine
+    from engine.cards import RANK_NAMES
+
+    card_words = {name.lower() for name in RANK_NAMES.values()}
+    sources = [*(STATIC_DIR / "js").glob("*.js"), STATIC_DIR / "index.html"]
+    for entry in engine.catalog().games:
+        for source in sources:
+            text = source.read_text()
+            assert entry.title not in text, f"{source.name} names {entry.title!r}"
+            if entry.id not in card_words:
+                assert not re.search(rf"""["'`]{re.escape(entry.id)}["'`]""", text), f"{source.name} names {entry.id!r}"

@@ -14,7 +14,7 @@ import engine
 from engine.cards import Card
 from engine.games.spider import COLUMNS, RUN_LENGTH, SpiderBoard, SpiderVariant
 from engine.piles import Pile
-from engine.rules import rules_for
+from engine.registry import rules_for
 
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}

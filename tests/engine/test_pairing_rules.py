@@ -1,4 +1,4 @@
-"""The Wish and Patient Pairs, rule by rule (shared/rules/the-wish.txt, patient-pairs.txt, DECISIONS.md)."""
+"""The Wish and Patient Pairs, rule by rule (docs/rules/the-wish.md, docs/rules/patient-pairs.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import engine
 from engine.cards import standard_deck, wish_deck
 from engine.errors import RuleError
-from engine.intents import DealIntent, MoveIntent, PairIntent
+from engine.intents import DealIntent, MoveIntent, PairIntent, ResignIntent
 from tests.engine.pairing_boards import board_state
 from tests.strategies import random_games
 
@@ -72,7 +72,8 @@ def test_illegal_moves_are_clear_errors(intent, code, words):
 
 def test_three_of_a_kind_only_two_go_the_third_stays():
     state = board_state("wish", [[8, 12], [9, 12], [9, 12]])
-    assert len(engine.legal_moves(state)) == 3
+    legal = engine.legal_moves(state)
+    assert len(legal) == 4 and legal[-1] == ResignIntent()  # three pairs, then resign
     state, _ = engine.play(PairIntent(1, 2), state)
     assert state.board.piles[0].top.rank == 12
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.errors import RuleError
+from engine.intents import ResignIntent, UndoIntent
 from tests.strategies import any_intent, random_games, registered_variants
 
 CASES = registered_variants()
@@ -41,16 +42,35 @@ def test_replay_of_the_events_equals_live_play(game, variant, data):
 @pytest.mark.parametrize(("game", "variant"), CASES, ids=IDS)
 @given(data=st.data())
 def test_legal_moves_and_decide_agree(game, variant, data):
-    _, _, state = data.draw(random_games(game, variant))
+    """In every status, undo and resign included: listed means accepted, accepted means listed."""
+    _, _, state = data.draw(random_games(game, variant, resign=True))
     legal = engine.legal_moves(state)
     for intent in legal:
         assert not isinstance(engine.decide(intent, state), RuleError), intent
-    probe = data.draw(any_intent)
-    decided = engine.decide(probe, state)
-    if isinstance(decided, RuleError):
-        assert decided.message and decided.code
-    elif state.status == engine.IN_PROGRESS and not isinstance(probe, engine.intents.UndoIntent):
-        assert probe in legal or _same_move_other_order(probe, legal), probe
+    for probe in (data.draw(any_intent), UndoIntent(), ResignIntent()):
+        decided = engine.decide(probe, state)
+        if isinstance(decided, RuleError):
+            assert decided.message and decided.code
+            assert probe not in legal
+        else:
+            assert probe in legal or _same_move_other_order(probe, legal), probe
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=IDS)
+@given(data=st.data())
+def test_resign_is_listed_exactly_while_in_play_and_undo_exactly_while_it_can_take_something_back(
+    game, variant, data
+):
+    _, _, state = data.draw(random_games(game, variant, resign=True))
+    legal = engine.legal_moves(state)
+    assert (ResignIntent() in legal) == (state.status == engine.IN_PROGRESS)
+    has_undo = engine.rules_for(game).has_undo
+    assert (UndoIntent() in legal) == (has_undo and bool(state.history) and state.status != engine.WON
+                                       and state.status != engine.ABANDONED)
+    if ResignIntent() in legal:
+        assert legal[-1] == ResignIntent()  # last: a caller taking the first move never gives up
+    view = engine.player_view(state)
+    assert list(view.legal) == legal
 
 
 def _same_move_other_order(probe, legal) -> bool:

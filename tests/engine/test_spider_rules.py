@@ -8,7 +8,7 @@ import engine
 from engine.errors import RuleError
 from engine.events import CardsMoved, StockDealt
 from engine.intents import (
-    CastIntent, DealIntent, LuckIntent, MoveIntent, PairIntent, RecycleIntent, UndoIntent,
+    CastIntent, DealIntent, LuckIntent, MoveIntent, PairIntent, RecycleIntent, ResignIntent, UndoIntent,
 )
 from tests.engine.spider_boards import board, ranks, run_text, state_of
 
@@ -44,7 +44,7 @@ def test_move_a_group_with_mixed_suits_is_not_allowed():
     err = refused(MoveIntent("t1", "t0", 2), state)
     assert "descending run of one suit" in err.message
     # The top card of that group may still move on its own, onto a 9 of any suit.
-    assert engine.legal_moves(state) == [MoveIntent("t1", "t2", 1), MoveIntent("t2", "t0", 1)]
+    assert engine.legal_moves(state) == [MoveIntent("t1", "t2", 1), MoveIntent("t2", "t0", 1), ResignIntent()]
 
 
 def test_move_a_single_card_onto_a_different_suit_is_allowed_one_rank_lower():
@@ -232,18 +232,20 @@ def test_eighth_run_wins_and_a_won_game_accepts_nothing_more():
 def test_lost_when_no_move_and_no_deal_but_undo_still_works():
     # The only legal move (8h onto 9s) turns up a King of spades with nowhere to go.
     state = state_of(board(["Ks / 8h", "Qs / 9s"] + ["Kd"] * 8))
-    assert engine.legal_moves(state) == [MoveIntent("t0", "t1")]
+    assert engine.legal_moves(state) == [MoveIntent("t0", "t1"), ResignIntent()]
     lost, _ = play_ok(MoveIntent("t0", "t1"), state)
-    assert lost.status == engine.LOST and engine.legal_moves(lost) == []
+    assert lost.status == engine.LOST and engine.legal_moves(lost) == [UndoIntent()]  # the only way on
     err = engine.decide(MoveIntent("t1", "t0"), lost)
     assert err.code == "game_over" and "undo" in err.message
+    err = engine.decide(ResignIntent(), lost)  # a lost game stays lost: resigning would make it abandoned
+    assert err.code == "game_over" and "stays lost" in err.message and "undo" in err.message
     back, _ = play_ok(UndoIntent(), lost)
     assert back.status == engine.IN_PROGRESS and back.board == state.board
 
 
 def test_a_stock_left_means_not_lost():
     state = state_of(board(["Ks / 8h", "Qs / 5d"] + ["Kd"] * 8, stock=run_text("c", 10, 1)))
-    assert engine.legal_moves(state) == [DealIntent()]
+    assert engine.legal_moves(state) == [DealIntent(), ResignIntent()]
     assert state.status == engine.IN_PROGRESS
 
 

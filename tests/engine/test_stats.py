@@ -94,3 +94,12 @@ def test_folding_in_parts_or_in_any_order_gives_the_same_table(first, second, rn
     shuffled = first + second
     rnd.shuffle(shuffled)
     assert fold_results(shuffled) == whole
+
+
+def test_tally_counts_like_record_without_a_variant_mapping():
+    from engine.stats import tally
+
+    stats = VariantStats("wizard", "redeals=None")
+    by_record = record(stats, GameResult("wizard", {"redeals": None}, "won", 300, 9000))
+    assert tally(stats, "won", 300, 9000) == by_record
+    assert tally(stats, "in_progress", 1, 1).code == "bad_result"

@@ -137,7 +137,7 @@ def test_a_run_with_a_rank_gap_cannot_move_as_a_group():
 
 def test_an_empty_pile_takes_any_card_or_any_part_of_the_top_run():
     state = state_of("4D KH QH JH", "2C", "")
-    moves_to_empty = [m for m in engine.legal_moves(state) if m.dst == "t2"]
+    moves_to_empty = [m for m in engine.legal_moves(state) if isinstance(m, MoveIntent) and m.dst == "t2"]
     assert moves_to_empty == [MoveIntent("t0", "t2", n) for n in (1, 2, 3)] + [MoveIntent("t1", "t2", 1)]
     after = legal(state, "t0", "t2", 3)
     assert labels(after, 2) == "KH QH JH" and labels(after, 0) == "4D"
@@ -181,12 +181,13 @@ def test_no_legal_move_is_a_loss_and_play_stops():
     state = full_state(*NO_MOVE)
     assert state.status == engine.LOST and engine.legal_moves(state) == []
     assert "lost" in illegal(state, MoveIntent("t4", "t7"), "game_over")
+    assert "stays lost" in illegal(state, ResignIntent(), "game_over")  # not rewritten to abandoned
 
 
 def test_a_move_that_leaves_no_move_loses_the_game():
     before = full_state(*NO_MOVE[:3], NO_MOVE[3] + " 2C", *NO_MOVE[4:7], "")
     assert before.status == engine.IN_PROGRESS
-    assert engine.legal_moves(before) == [MoveIntent(f"t{i}", "t7", 1) for i in range(7)]
+    assert engine.legal_moves(before) == [MoveIntent(f"t{i}", "t7", 1) for i in range(7)] + [ResignIntent()]
     assert legal(before, "t3", "t7").status == engine.LOST
 
 
@@ -196,7 +197,7 @@ def test_a_deal_can_be_lost_from_the_start():
     assert state.status == engine.LOST and engine.legal_moves(state) == []
 
 
-def test_the_player_may_resign_at_any_time():
+def test_the_player_may_resign_at_any_time_in_play():
     for state in (engine.initial_state("wading-pool", None, 7), full_state(*ONE_FROM_WIN)):
         resigned, events = engine.play(ResignIntent(), state)
         assert resigned.status == engine.ABANDONED

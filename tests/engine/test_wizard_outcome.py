@@ -15,13 +15,13 @@ QUEEN = c("Q", "moon")  # plays onto any King but the King of moon
 F = {rank: c(rank, "fire") for rank in range(2, 11)}  # fillers that play nowhere
 
 
-def test_nothing_reachable_is_lost_and_refuses_every_move_but_resign():
+def test_nothing_reachable_is_lost_and_refuses_every_move_even_resign():
     state = position(tableau=KINGS, stock=[F[2], F[3], F[4], F[5]], waste=[F[6]])
     assert state.status == engine.LOST and engine.legal_moves(state) == []
-    for intent in (DealIntent(), RecycleIntent(), MoveIntent("waste", "t1")):
+    for intent in (DealIntent(), RecycleIntent(), MoveIntent("waste", "t1"), ResignIntent()):
         err = engine.decide(intent, state)
         assert isinstance(err, engine.RuleError) and err.code == "game_over"
-    assert engine.play(ResignIntent(), state)[0].status == engine.ABANDONED
+    assert "stays lost" in engine.decide(ResignIntent(), state).message
 
 
 def test_a_play_reachable_only_after_recycling_the_stock_is_not_a_loss():

@@ -1,7 +1,7 @@
-"""Solitaire Wizard: one scripted test per rule of the text and ruling of DECISIONS.md.
+"""Solitaire Wizard: one scripted test per rule of docs/rules/solitaire-wizard.md.
 
 Positions are hand-made (tests/engine/test_wizard_positions.py); "ruling:" in a docstring quotes
-the DECISIONS.md point the test pins.
+the point of docs/rules/solitaire-wizard.md the test pins.
 """
 
 from __future__ import annotations

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+import msgspec
 import pytest
+
+import engine
 
 pytestmark = pytest.mark.integration
 
@@ -11,6 +16,18 @@ def test_health_ready_and_schema(http):
     assert http.get("/health").json()["status"] == "ok"
     assert http.get("/ready").json()["status"] == "ready"
     assert http.get("/schema/openapi.json").json()["info"]["title"] == "Patience Arena"
+
+
+def test_catalog_is_the_engines_catalogue_needs_no_token_and_is_in_the_openapi_schema(http):
+    response = http.get("/api/catalog")
+    assert response.status_code == 200
+    assert response.json() == json.loads(msgspec.json.encode(engine.catalog()))
+    assert [game["id"] for game in response.json()["games"]] == engine.game_ids()
+    schema = http.get("/schema/openapi.json").json()
+    answer = schema["paths"]["/api/catalog"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer["$ref"].endswith("/Catalog")
+    entry = schema["components"]["schemas"]["GameEntry"]["properties"]
+    assert {"presets", "variant_fields", "has_undo", "daily_eligible", "race_eligible"} <= entry.keys()
 
 
 def test_web_client_served_at_root(http):

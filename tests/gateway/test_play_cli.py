@@ -118,6 +118,23 @@ def test_scripted_session_plays_by_number_and_shows_rejections(server, token_fil
     assert "[watching: not your game]" in watched.stdout and "Legal moves" not in watched.stdout
 
 
+def test_list_titles_and_presets_come_from_the_servers_catalogue(server, token_file):
+    with urllib.request.urlopen(server.url + "/api/catalog", timeout=10) as response:
+        catalogue = json.loads(response.read())["games"]
+    listed = play(server.url, token_file, "--list", timeout=30)
+    assert listed.returncode == 0, listed.stderr
+    assert [line.split()[0] for line in listed.stdout.splitlines()[::2]] == [entry["id"] for entry in catalogue]
+    for entry in catalogue:
+        assert entry["title"] in listed.stdout and all(p["id"] in listed.stdout for p in entry["presets"])
+    pairs = next(entry for entry in catalogue if entry["id"] == "patient-pairs")
+    smallest = pairs["presets"][-1]
+    done = play(server.url, token_file, "--game", "patient-pairs", "--preset", smallest["id"], stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert f"{pairs['title']} (piles {smallest['variant']['piles']})  game" in done.stdout  # the catalogue's title
+    summary = game_summary(server.url, token_file, GAME_ID.search(done.stdout).group(1))
+    assert summary["variant"] == smallest["variant"]
+
+
 def test_closed_port_is_a_clear_error(token_file):
     done = play(f"http://127.0.0.1:{free_port()}", token_file, "--auto", timeout=30)
     assert done.returncode != 0
@@ -128,7 +145,9 @@ def test_closed_port_is_a_clear_error(token_file):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--game", "chess"], "unknown game 'chess'"),
+        (["--game", "chess"], "unknown game 'chess'; this server offers: wish"),
+        (["--preset", "nope"], "has no preset 'nope'; its presets: standard, open"),
+        (["--preset", "open", "--variant", "{}"], "give --preset or --variant, not both"),
         (["--variant", '{"mode": "x"}'], "bad_variant"),
         (["--variant", "not json"], "--variant is not JSON"),
         (["--resume", "no-such-game"], "there is no game 'no-such-game'"),

@@ -81,16 +81,20 @@ def test_status_line_names_status_moves_version_time_and_the_game_counters():
     assert status_line(view, 7, None).endswith("time -:-- · cast open · stock count 3")
 
 
-def test_render_shows_legal_moves_to_the_player_only_while_in_progress():
+def test_render_shows_the_listed_moves_to_the_player_only_while_any_is_listed():
     view = wire_view(engine.initial_state("wish", {}, 1))
-    screen = render_view(view, "g1", 0, 0)
+    screen = render_view(view, "g1", 0, 0, title="The Wish")
     assert screen.splitlines()[0] == "The Wish (mode standard)  game g1"
+    assert render_view(view, "g1", 0, 0).splitlines()[0] == "wish (mode standard)  game g1"  # no catalogue: the id
     assert "Legal moves:" in screen and "  1) pair 1 3" in screen
+    assert screen.splitlines()[-1].endswith(") resign")  # listed by the server, last
     watched = render_view(view, "g1", 0, 0, role="spectator")
     assert "[watching: not your game]" in watched and "Legal moves" not in watched
-    view["status"] = "won"
+    view["status"], view["legal"] = "won", []
     assert "Legal moves" not in render_view(view, "g1", 16, 0)
     assert result_line(view, 75_000) == "Game over: won after 0 moves, time 1:15."
+    view["status"], view["legal"] = "lost", [{"type": "undo"}]  # a lost Spider game lists its undo
+    assert render_view(view, "g1", 16, 0).splitlines()[-2:] == ["Legal moves:", "  1) undo"]
 
 
 def test_move_text_names_the_cards_a_move_touches():

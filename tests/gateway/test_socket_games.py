@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import random
+
+import msgspec
 
 import pytest
 
 import engine
-from engine.solver import SOLVABLE_GAMES, solve
-from tests.strategies import VARIANTS
+from engine.solver import solvable_games, solve
+from tests.strategies import game_variants
 
 pytestmark = pytest.mark.integration
 
@@ -16,42 +19,57 @@ MAX_MOVES = 400
 
 
 def play_out(sock, snapshot, rng: random.Random) -> dict:
-    """Random legal moves (from the view) until the game ends or MAX_MOVES, then resign if unfinished."""
-    version, view = snapshot["version"], snapshot["view"]
+    """Random listed moves (never undo or resign) until the game ends or MAX_MOVES; then resign if it
+    is still in play. A lost game stays lost: its resign is refused and changes nothing."""
+    version, view, last = snapshot["version"], snapshot["view"], snapshot
     for _ in range(MAX_MOVES):
-        if view["status"] != "in_progress" or not view["legal"]:
+        moves = [move for move in view["legal"] if move["type"] not in ("undo", "resign")]
+        if view["status"] != "in_progress" or not moves:
             break
-        answer = sock.move(version, rng.choice(view["legal"]))
+        answer = sock.move(version, rng.choice(moves))
         assert answer["type"] == "s2c.accepted", answer
-        update = sock.recv_until("s2c.update")
-        assert update["version"] == version + 1 == answer["version"]
-        version, view = update["version"], update["view"]
-    if view["status"] in ("in_progress", "lost"):
-        assert sock.move(version, {"type": "resign"})["type"] == "s2c.accepted"
-        update = sock.recv_until("s2c.update")
-        view = update["view"]
-        assert view["status"] == "abandoned"
-    return update
+        last = sock.recv_until("s2c.update")
+        assert last["version"] == version + 1 == answer["version"]
+        version, view = last["version"], last["view"]
+    resigned = sock.move(version, {"type": "resign"})
+    if view["status"] == "in_progress":
+        assert view["legal"][-1] == {"type": "resign"}
+        assert resigned["type"] == "s2c.accepted"
+        last = sock.recv_until("s2c.update")
+        assert last["view"]["status"] == "abandoned" and last["view"]["legal"] == []
+    else:
+        assert {"type": "resign"} not in view["legal"]
+        assert resigned["type"] == "s2c.rejected" and resigned["code"] == "game_over", resigned
+        sock.send({"type": "c2s.sync", "version": version})
+        now = sock.recv_until("s2c.snapshot")
+        assert (now["version"], now["view"]) == (version, view), "a refused resign changed the game"
+    return last
 
 
 @pytest.mark.parametrize("game", engine.game_ids())
 def test_random_game_to_the_end(game, alice):
-    variant = VARIANTS.get(game, [{}])[0]
+    variant = game_variants(game)[0]
     created = alice.create(game, variant, seed=2024)
     sock = alice.open(created["id"])
     snapshot = sock.recv()
     assert snapshot["type"] == "s2c.snapshot" and snapshot["role"] == "player" and snapshot["version"] == 0
     final = play_out(sock, snapshot, random.Random(game))
-    assert final["seed"] == 2024 and final["deal"] is not None  # revealed once ended
+    over = final["view"]["status"] in ("won", "abandoned") or not final["view"]["legal"]
+    if over:  # revealed once nothing more can happen, every card face up (a lost Spider may still undo)
+        assert final["seed"] == 2024
+        revealed = engine.revealed_view(game, variant, 2024)
+        assert final["deal"] == json.loads(msgspec.json.encode(revealed))
+    else:
+        assert final["seed"] is None and final["deal"] is None
     summary = alice.summary(created["id"])
-    assert summary["status"] == final["view"]["status"] and summary["seed"] == 2024
+    assert summary["status"] == final["view"]["status"] and summary["seed"] == final["seed"]
     assert summary["version"] == final["version"] and summary["elapsed_ms"] is not None
     sock.close()
 
 
-@pytest.mark.parametrize("game", [g for g in SOLVABLE_GAMES if g in engine.game_ids()])
+@pytest.mark.parametrize("game", solvable_games())
 def test_solved_game_is_won_with_server_time(game, alice):
-    variant = VARIANTS[game][0]
+    variant = game_variants(game)[0]
     seed = next(s for s in range(200) if solve(engine.initial_state(game, variant, s)).winnable)
     line = solve(engine.initial_state(game, variant, seed)).line
     created = alice.create(game, variant, seed)

@@ -31,4 +31,4 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(redis, clock) -> GameService:
-    return GameService(EventStore(redis), redis, clock=clock)
+    return GameService(EventStore(redis, clock=clock), redis)

@@ -8,6 +8,7 @@ import engine
 from engine import intents as it
 from services.games.service import NOT_YOUR_GAME, STALE_VERSION, GameService
 from services.store import EventStore
+from tests.strategies import forward_moves
 
 pytestmark = pytest.mark.integration
 
@@ -52,12 +53,12 @@ async def test_accepted_move_is_stored_once_and_retry_returns_first_answer(servi
     assert first.answer.accepted and first.answer.version == 1
     again = await service.submit(ALICE, game.id, "m1", 0, move)
     assert again.answer == first.answer
-    assert len(await service.store.read(game.id)) == 2
+    assert [e.type for e in await service.store.read(game.id)] == ["game_created", "game_shown", "pair_removed"]
     # A second process (cold cache) hears the same answer from the store's move record.
     other = GameService(service.store, service.redis)
     cold = await other.submit(ALICE, game.id, "m1", 0, move)
     assert cold.answer.accepted and cold.answer.version == 1
-    assert len(await service.store.read(game.id)) == 2
+    assert len(await service.store.read(game.id)) == 3
 
 
 async def test_stale_version_is_rejected_and_changes_nothing(service):
@@ -67,7 +68,7 @@ async def test_stale_version_is_rejected_and_changes_nothing(service):
     stale = await service.submit(ALICE, game.id, "m2", 0, first_legal(service, game.id))
     assert not stale.answer.accepted and stale.answer.code == STALE_VERSION and stale.answer.version == 1
     assert service.live.get(game.id).state == before
-    assert len(await service.store.read(game.id)) == 2
+    assert len(await service.store.read(game.id)) == 3
 
 
 async def test_illegal_move_and_stranger_are_rejected_without_writing(service):
@@ -98,10 +99,11 @@ async def test_rebuild_with_verify_matches_the_cached_state(service):
     game = await new_wish(service, seed=11)
     for n in range(6):
         state = service.live.get(game.id).state
-        moves = engine.legal_moves(state)
+        moves = forward_moves(state)
         if not moves:
             break
         assert (await service.submit(ALICE, game.id, f"m{n}", n, moves[-1])).answer.accepted
+    assert service.live.get(game.id).state.moves == 6  # resign, listed last, is never the move taken
     cached = service.live.get(game.id).state
     rebuilt = await service.rebuild(game.id, verify=True)
     assert rebuilt.state == cached
@@ -115,7 +117,8 @@ async def test_view_hides_face_down_cards_and_seed_until_the_end(service, clock)
     assert shown and not shown & engine.hidden_cards(service.live.get(game.id).state)
     clock.now += 5_000
     result = await service.submit(ALICE, game.id, "r", 0, it.ResignIntent())
-    assert result.snapshot.seed == 7 and result.snapshot.deal is not None
+    assert result.snapshot.seed == 7
+    assert result.snapshot.deal == engine.revealed_view("wish", {"mode": "standard"}, 7)  # every card face up
     assert result.snapshot.elapsed_ms == 5_000
     summary = await service.summary(game.id)
     assert summary.status == "abandoned" and summary.seed == 7
@@ -125,11 +128,35 @@ async def test_time_runs_from_first_look_to_the_winning_move(service, clock):
     game = await service.create_game(ALICE, "wish", {"mode": "open"}, 3)
     clock.now += 60_000  # created long before the player looks: not counted
     await service.open_for(game.id, ALICE)
-    await service.open_for(game.id, BOB)  # a spectator's look starts nothing
-    clock.now += 1_234
+    clock.now += 500
+    await service.open_for(game.id, BOB)  # a later look by a spectator moves nothing
+    clock.now += 734
     snapshot = await service.snapshot(game.id)
     assert snapshot.elapsed_ms == 1_234
     assert (await service.rebuild(game.id)).shown_at_ms == clock.now - 1_234
+
+
+async def test_a_spectator_looking_first_starts_the_clock_and_the_log_says_who(service, clock):
+    """A player could open their own game from a second identity and study the deal off the clock."""
+    game = await service.create_game(ALICE, "wish", {"mode": "open"}, 3)
+    clock.now += 10_000
+    snapshot, is_player = await service.open_for(game.id, "g_second_identity")
+    assert not is_player and snapshot.elapsed_ms == 0
+    clock.now += 90_000
+    await service.open_for(game.id, ALICE)
+    assert (await service.snapshot(game.id)).elapsed_ms == 90_000
+    entries = await service.store.read(game.id)
+    assert [e.type for e in entries] == ["game_created", "game_shown"]  # one first look, never two
+    cold = await GameService(service.store, service.redis).rebuild(game.id)
+    assert cold.shown_at_ms == clock.now - 90_000
+
+
+async def test_a_move_before_any_look_logs_the_look_first(service, clock):
+    game = await new_wish(service)
+    assert (await service.submit(ALICE, game.id, "m0", 0, it.PairIntent(0, 0))).answer.code == "illegal_move"
+    assert [e.type for e in await service.store.read(game.id)] == ["game_created"]  # a refused move writes nothing
+    assert (await service.submit(ALICE, game.id, "m1", 0, first_legal(service, game.id))).answer.accepted
+    assert [e.type for e in await service.store.read(game.id)] == ["game_created", "game_shown", "pair_removed"]
 
 
 async def test_new_game_abandons_the_unfinished_one_and_lists_newest_first(service, clock):
@@ -186,3 +213,53 @@ async def test_a_client_ahead_of_this_process_cache_is_not_called_stale(redis):
     move = first_legal(a, game.id)
     answer = (await b.submit("g_ahead", game.id, "b1", 1, move)).answer
     assert answer.accepted and answer.version == 2
+
+
+async def _projections(redis, game_ids: list[str], players: list[str]) -> tuple[dict, dict]:
+    from services.store.keys import meta_key, player_games_key
+
+    metas = {g: await redis.hgetall(meta_key(g)) for g in game_ids}
+    indexes = {p: await redis.zrange(player_games_key(p), 0, -1, withscores=True) for p in players}
+    return metas, indexes
+
+
+async def test_projections_rebuilt_from_the_logs_alone_equal_what_the_service_wrote(service, redis, clock):
+    from services.games.projections import rebuild_projections
+    from services.store.keys import meta_key, player_games_key
+
+    players = ["g_proj_a", "g_proj_b"]
+    ids = []
+    for n, player in enumerate(players * 2):
+        clock.now += 10
+        game = await service.create_game(player, "wish", {"mode": "open"}, 20 + n)
+        ids.append(game.id)
+    await service.open_for(ids[2], players[0])  # shown, in progress
+    clock.now += 70
+    state = service.live.get(ids[3]).state
+    while engine.legal_moves(state):  # played to its end
+        version = service.live.get(ids[3]).version
+        assert (await service.submit(players[1], ids[3], f"p{version}", version, engine.legal_moves(state)[0])).answer.accepted
+        clock.now += 3
+        state = service.live.get(ids[3]).state
+    before = await _projections(redis, ids, players)
+    assert before[0][ids[0]][b"status"] == b"abandoned" and before[0][ids[3]][b"status"] in (b"won", b"lost")
+    assert b"finished_at_ms" in before[0][ids[3]] and b"shown_at_ms" in before[0][ids[2]]
+    await redis.delete(*[meta_key(g) for g in ids], *[player_games_key(p) for p in players])
+    rebuilt = await rebuild_projections(service.store, redis)
+    assert rebuilt.games >= len(ids)
+    assert await _projections(redis, ids, players) == before
+
+
+async def test_a_casual_game_never_abandons_a_daily_attempt_or_a_race_game(service, clock):
+    from services.games.entries import GameLinks
+
+    player = "g_kinds"
+    daily = await service.create_game(player, "wish", None, kind="daily", links=GameLinks(challenge="2026-12-01/wish"))
+    race = await service.create_game(player, "wish", None, kind="race", links=GameLinks(race="r_1"))
+    clock.now += 1
+    casual = await service.create_game(player, "wish", None)
+    clock.now += 1
+    await service.create_game(player, "wish", None)
+    statuses = {g: (await service.summary(g)).status for g in (daily.id, race.id, casual.id)}
+    assert statuses == {daily.id: "in_progress", race.id: "in_progress", casual.id: "abandoned"}
+    assert (await service.summary(daily.id)).kind == "daily" and casual.kind == "casual"

@@ -69,6 +69,8 @@ def test_settings_defaults_environment_and_overrides():
     assert (settings.host, settings.port, settings.data_dir) == ("0.0.0.0", 9000, Path("/srv/arena"))
     assert (settings.redis_url, settings.secret, settings.bench_echo) == ("redis://x:1/0", "s", True)
     assert settings.with_overrides(port=1, host=None).port == 1 and settings.with_overrides(host=None).host == "0.0.0.0"
+    assert settings.game_modules == ()
+    assert settings_from_environment({"ARENA_GAME_MODULES": " a.b, c ,"}).game_modules == ("a.b", "c")
     with pytest.raises(SystemExit, match="bad setting"):
         settings_from_environment({"ARENA_PORT": "eighty"})
 
@@ -79,14 +81,15 @@ def test_engine_events_round_trip_through_the_codec(data):
     _, steps, _ = data.draw(random_games(game, variant, max_moves=20))
     for _, events in steps:
         for event in events:
-            entry = codec.event_entry(event)
-            assert entry.type == codec.event_tag(event) and codec.decode_event(entry.data) == event
+            entry = codec.new_entry(event)
+            assert entry.type == codec.entry_tag(event)
+            assert codec.decode_payload(entry.type, entry.schema, entry.data) == event
 
 
 def test_game_created_round_trips():
     created = codec.GameCreated("wish", {"mode": "open"}, 2**64 - 1, "g_x", 1_700_000_000_000)
-    entry = codec.created_entry(created)
-    assert entry.type == codec.GAME_CREATED and codec.decode_created(entry.data) == created
+    entry = codec.new_entry(created)
+    assert entry.type == codec.GAME_CREATED and codec.decode_payload(entry.type, entry.schema, entry.data) == created
     assert not isinstance(engine.initial_state(created.game, created.variant, created.seed), engine.RuleError)
 
 

@@ -6,13 +6,13 @@ import pytest
 
 import engine
 from engine import intents as it
-from services.games import codec
+from services.games.entries import GameCreated
 from services.games.live import ANSWERS_KEPT, LiveGame, LiveGames, MoveAnswer
 
 
 def live_game(game_id: str) -> LiveGame:
-    created = codec.GameCreated("wish", {"mode": "standard"}, 1, "g_x", 0)
-    return LiveGame(game_id, created, engine.initial_state("wish", None, 1), 0)
+    created = GameCreated("wish", {"mode": "standard"}, 1, "g_x", 0)
+    return LiveGame(game_id, created, engine.initial_state("wish", None, 1), 0, 1)
 
 
 def test_live_games_keep_at_most_the_limit_and_drop_the_least_recently_used():

@@ -25,7 +25,7 @@ async def test_append_read_version(backend: Backend) -> None:
     first = await store.append(game, 0, events("a", "b"), move_id="m1")
     second = await store.append(game, 2, [NewEvent("c", b"\x00\xff", schema=3)])
 
-    assert (first, second) == (AppendResult(2, False), AppendResult(3, False))
+    assert (first, second) == (AppendResult(2, False, FIXED_TS_MS), AppendResult(3, False, FIXED_TS_MS))
     assert await store.version(game) == 3
     assert await store.exists(game)
     assert await store.read(game) == [
@@ -69,7 +69,7 @@ async def test_a_conflict_on_a_new_stream_does_not_create_it(backend: Backend) -
 
 async def test_duplicate_move_id_gets_the_first_result_and_writes_nothing(backend: Backend) -> None:
     store, game = backend.store, unique_id()
-    assert await store.append(game, 0, events("a", "b"), move_id="m1") == AppendResult(2, False)
+    assert await store.append(game, 0, events("a", "b"), move_id="m1") == AppendResult(2, False, FIXED_TS_MS)
     await store.append(game, 2, events("c"), move_id="m2")
     before = await store.read(game)
 
@@ -87,7 +87,7 @@ async def test_duplicate_move_id_gets_the_first_result_and_writes_nothing(backen
 async def test_move_ids_are_per_stream(backend: Backend) -> None:
     store, game, other = backend.store, unique_id(), unique_id()
     await store.append(game, 0, events("a"), move_id="same")
-    assert await store.append(other, 0, events("b"), move_id="same") == AppendResult(1, False)
+    assert await store.append(other, 0, events("b"), move_id="same") == AppendResult(1, False, FIXED_TS_MS)
 
 
 async def test_concurrent_writers_at_one_version_exactly_one_wins(backend: Backend) -> None:
@@ -99,7 +99,7 @@ async def test_concurrent_writers_at_one_version_exactly_one_wins(backend: Backe
 
     winners = [i for i, outcome in enumerate(outcomes) if isinstance(outcome, AppendResult)]
     assert len(winners) == 1
-    assert outcomes[winners[0]] == AppendResult(2, False)
+    assert outcomes[winners[0]] == AppendResult(2, False, FIXED_TS_MS)
     losers = [outcome for outcome in outcomes if not isinstance(outcome, AppendResult)]
     assert all(isinstance(loser, VersionConflict) and loser.actual == 2 for loser in losers)
     assert [e.type for e in await store.read(game)] == ["start", f"writer-{winners[0]}"]
@@ -148,8 +148,8 @@ async def test_append_many_mixes_successes_conflicts_and_duplicates(backend: Bac
     results = await store.append_many(batch)
 
     assert results[0] == VersionConflict(games[0], 0, 1)
-    assert results[1:12] == [AppendResult(1, False)] * 11
-    assert results[12:] == [AppendResult(2, False), VersionConflict(games[2], 0, 1), AppendResult(1, True)]
+    assert results[1:12] == [AppendResult(1, False, FIXED_TS_MS)] * 11
+    assert results[12:] == [AppendResult(2, False, FIXED_TS_MS), VersionConflict(games[2], 0, 1), AppendResult(1, True)]
     assert [e.type for e in await store.read(games[0])] == ["old"]
     assert [e.type for e in await store.read(games[1])] == ["first-1", "second"]
     assert [e.type for e in await store.read(games[2])] == ["first-2"]
@@ -160,9 +160,9 @@ async def test_append_many_mixes_successes_conflicts_and_duplicates(backend: Bac
 async def test_appends_survive_a_flushed_script_cache(backend: Backend) -> None:
     store, game = backend.store, unique_id()
     await backend.client.script_flush()  # as after a server restart: EVALSHA answers NOSCRIPT
-    assert await store.append(game, 0, events("a")) == AppendResult(1, False)
+    assert await store.append(game, 0, events("a")) == AppendResult(1, False, FIXED_TS_MS)
     await backend.client.script_flush()
-    assert await store.append_many([AppendRequest(game, 1, events("b"))]) == [AppendResult(2, False)]
+    assert await store.append_many([AppendRequest(game, 1, events("b"))]) == [AppendResult(2, False, FIXED_TS_MS)]
 
 
 async def test_stored_entries_are_single_field_envelopes(backend: Backend) -> None:
@@ -227,7 +227,7 @@ async def test_in_the_cluster_a_games_keys_share_one_slot(redis_cluster) -> None
         nodes = {client.get_node_from_key(log_key(game)).name for game in games}
         assert len(nodes) == 3  # the games spread over every master, so append_many really fans out
         batch = [AppendRequest(game, 0, events("a")) for game in games]
-        results = await EventStore(client).append_many(batch)
-        assert results == [AppendResult(1, False)] * 30
+        results = await EventStore(client, clock=lambda: FIXED_TS_MS).append_many(batch)
+        assert results == [AppendResult(1, False, FIXED_TS_MS)] * 30
     finally:
         await client.aclose()

@@ -38,8 +38,10 @@ class Model:
         log.extend((event.type, event.data, request.move_id) for event in request.events)
         if request.move_id is not None:
             moves[request.move_id] = len(log)
-        return AppendResult(len(log), False)
+        return AppendResult(len(log), False, FIXED_TS)
 
+
+FIXED_TS = 1_700_000_000_000
 
 ops = st.builds(
     Op,
@@ -63,7 +65,7 @@ def request_for(op: Op, streams: list[str], model: Model, serial: int) -> Append
 async def test_the_store_behaves_like_the_model(redis_url: str, steps: list[list[Op]]) -> None:
     client = await open_redis(redis_url)
     try:
-        store, model = EventStore(client), Model()
+        store, model = EventStore(client, clock=lambda: FIXED_TS), Model()
         streams = [unique_id("model") for _ in range(3)]
         serial = 0
         for step in steps:

@@ -2,7 +2,7 @@
 
 import { ApiError, createGame, identity, myGames } from "./api.js";
 import { installCardSprite } from "./cards.js";
-import { GAMES, gameInfo } from "./games.js";
+import { defaultPreset, gameInfo, loadCatalog } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { openPlayPage } from "./play.js";
 import { formatTime } from "./render.js";
@@ -34,20 +34,22 @@ export async function startGame(gameId, variant, seed = null) {
   location.hash = `#/play/${summary.id}`;
 }
 
+/** The game's presets as one menu; a game with a single form has nothing to choose. */
 function variantFields(game) {
-  return game.variant.map((field) => `
-    <label class="field">${field.label}
-      <select name="variant.${field.name}">
-        ${field.options.map(([value, text], i) => `<option value="${i}">${text}</option>`).join("")}
+  if (game.presets.length < 2) return '<p class="hint">This game has a single form.</p>';
+  const chosen = defaultPreset(game);
+  return `
+    <label class="field">Variant
+      <select name="preset">
+        ${game.presets.map((preset, i) => `
+          <option value="${i}" ${i === chosen ? "selected" : ""}>${escapeHtml(preset.title)}</option>`).join("")}
       </select>
-    </label>`).join("") || '<p class="hint">This game has a single form.</p>';
+    </label>`;
 }
 
 function readVariant(form, game) {
-  return Object.fromEntries(game.variant.map((field) => {
-    const choice = Number(form.elements[`variant.${field.name}`].value);
-    return [field.name, field.options[choice][0]];
-  }));
+  const menu = form.elements.preset;
+  return menu ? game.presets[Number(menu.value)].variant : game.default_variant;
 }
 
 function summaryItem(summary) {
@@ -62,16 +64,28 @@ function summaryItem(summary) {
     <span class="meta">${escapeHtml(summary.moves)} moves${time} · ${when}</span></a></li>`;
 }
 
-async function showStartPage() {
+async function showStartPage(current) {
+  let games;
+  try {
+    games = await loadCatalog();
+  } catch (error) {
+    if (!current()) return () => {};
+    app.innerHTML = `<section class="panel"><h1>New game</h1><p class="reason"></p>
+      <p><button type="button" class="retry">Try again</button></p></section>`;
+    app.querySelector(".reason").textContent = `The server's games could not be loaded: ${error.message}`;
+    app.querySelector(".retry").addEventListener("click", () => route());
+    return () => {};
+  }
+  if (!current()) return () => {}; // the player went elsewhere while the game list loaded
   app.innerHTML = `
     <section class="start">
       <form id="new-game" class="panel">
         <h1>New game</h1>
         <fieldset class="game-choice"><legend>Game</legend>
-          ${GAMES.map((game, i) => `
+          ${games.map((game, i) => `
             <label class="game-option">
-              <input type="radio" name="game" value="${game.id}" ${i === 0 ? "checked" : ""}>
-              <span class="title">${game.title}</span><span class="blurb">${game.blurb}</span>
+              <input type="radio" name="game" value="${escapeHtml(game.id)}" ${i === 0 ? "checked" : ""}>
+              <span class="title">${escapeHtml(game.title)}</span><span class="blurb">${escapeHtml(game.blurb)}</span>
             </label>`).join("")}
         </fieldset>
         <div class="variant-fields"></div>
@@ -101,9 +115,9 @@ async function showStartPage() {
   });
   try {
     await identity();
-    const games = await myGames();
+    const mine = await myGames();
     const list = app.querySelector("#my-games-list");
-    if (list) list.innerHTML = games.length ? games.map(summaryItem).join("") : '<li class="hint">No games yet.</li>';
+    if (list) list.innerHTML = mine.length ? mine.map(summaryItem).join("") : '<li class="hint">No games yet.</li>';
   } catch (error) {
     toast(`Could not load your games: ${error.message}`, "error");
   }
@@ -117,13 +131,13 @@ async function route() {
   leavePage = () => {};
   const mine = ++routeCount; // a newer hash change while this page loads wins
   const match = location.hash.match(/^#\/play\/(.+)$/);
+  const current = () => mine === routeCount;
   let leave;
   if (match) {
-    const current = () => mine === routeCount;
     leave = await openPlayPage(app, decodeURIComponent(match[1]), { toast, setConnection, startGame, current });
   } else {
     setConnection("idle");
-    leave = await showStartPage();
+    leave = await showStartPage(current);
   }
   if (mine !== routeCount) {
     leave();

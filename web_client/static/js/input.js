@@ -148,7 +148,8 @@ function attachDrag(ctx, board) {
     suppressClick = true;
     setTimeout(() => { suppressClick = false; }, 0);
     const under = document.elementFromPoint(event.clientX, event.clientY);
-    const target = under?.closest("[data-pile]")?.dataset.pile;
+    // Only a pile of this board: the revealed deal's board below has piles of the same names.
+    const target = under && board.contains(under) ? under.closest("[data-pile]")?.dataset.pile : undefined;
     const intent = target && intentFor(ctx.state.view, ctx.state.selection, target);
     if (intent) ctx.send(intent);
     else select(ctx, null);

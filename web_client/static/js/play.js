@@ -3,7 +3,7 @@
 
 import { ApiError, getGame, identity, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
-import { gameInfo } from "./games.js";
+import { gameInfo, loadCatalog } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
@@ -12,7 +12,6 @@ import { ACTION_TYPES, canPlay, createState, legalAction } from "./state.js";
 
 const ACTION_LABELS = { deal: "Deal", recycle: "Recycle", cast: "Cast", undo: "Undo", resign: "Resign" };
 const ACTION_KEYS = { d: "deal", r: "recycle", c: "cast", u: "undo" };
-const PLAYABLE_STATUSES = new Set(["in_progress", "lost"]); // a lost Spider game may still undo
 
 const SHORTCUTS = `
   <details class="panel help"><summary>Keyboard shortcuts</summary>
@@ -22,7 +21,7 @@ const SHORTCUTS = `
       <dt>↑ ↓ on a selected pile</dt><dd>more or fewer cards of the run</dd>
       <dt>Esc</dt><dd>clear the selection</dd>
       <dt>D</dt><dd>deal / draw from the stock</dd><dt>R</dt><dd>recycle the waste</dd>
-      <dt>C</dt><dd>cast (Solitaire Wizard)</dd><dt>U or Ctrl+Z</dt><dd>undo (Spider)</dd>
+      <dt>C</dt><dd>cast a spell</dd><dt>U or Ctrl+Z</dt><dd>undo</dd>
     </dl>
     <p>Mouse: click a card then a highlighted pile, or drag it there; double-click sends a card to a foundation.</p>
   </details>`;
@@ -45,7 +44,7 @@ function skeleton(app, gameTitle) {
       <div class="board" id="board" aria-label="${title} board"></div>
       <details class="panel deal" hidden>
         <summary>The deal, as dealt (deal number <span class="deal-seed"></span>)</summary>
-        <ul class="deal-rows"></ul>
+        <div class="board deal-board" aria-label="${title}: the deal as dealt, every card face up"></div>
       </details>
       ${SHORTCUTS}
     </section>`;
@@ -63,18 +62,18 @@ function announce(text) {
   requestAnimationFrame(() => { el.textContent = text; });
 }
 
-/** Which buttons show (the game's menu, or any action the server lists) and which are enabled. */
+/**
+ * Which buttons show (the game's menu, or any action the server lists) and which are enabled:
+ * exactly those whose action is in view.legal. The server lists undo and resign whenever they are
+ * allowed (undo in a lost Spider game, never resign once a game is over), so no status is read here.
+ */
 function renderActions(toolbar, state, game) {
   const view = state.view;
   for (const button of toolbar.querySelectorAll("[data-action]")) {
     const type = button.dataset.action;
     const listed = legalAction(view, type) !== null;
-    const playable = state.role === "player" && view && PLAYABLE_STATUSES.has(view.status);
     button.hidden = !(type === "resign" || game.actions.includes(type) || listed) || state.role === "spectator";
-    let enabled = listed;
-    if (type === "resign") enabled = playable;
-    if (type === "undo") enabled = listed || (playable && view.moves > 0);
-    button.disabled = !enabled || !canPlay(state);
+    button.disabled = !listed || !canPlay(state);
     if (type === "resign" && button.dataset.confirm) button.textContent = "Really resign?";
     else button.textContent = ACTION_LABELS[type];
   }
@@ -86,14 +85,14 @@ const END_TEXT = {
   abandoned: ["Game resigned", (v) => `You gave up after ${v.moves} moves.`],
 };
 
-function showEndDialog(state, game) {
+function showEndDialog(state) {
   const view = state.view;
   const [title, text] = END_TEXT[view.status];
   const dialog = document.getElementById("end-dialog");
   dialog.dataset.outcome = view.status;
   dialog.querySelector("#end-title").textContent = title;
   dialog.querySelector("#end-text").textContent = text(view, formatTime(state.elapsedMs));
-  dialog.querySelector("[data-end-action=undo]").hidden = !(view.status === "lost" && game.actions.includes("undo"));
+  dialog.querySelector("[data-end-action=undo]").hidden = legalAction(view, "undo") === null;
   if (!dialog.open) dialog.showModal();
 }
 
@@ -102,6 +101,7 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   try {
     await identity();
     summary = await getGame(gameId);
+    await loadCatalog().catch(() => null); // without it the game shows by its id, with no extra buttons
   } catch (error) {
     if (!current()) return () => {};
     app.innerHTML = `<section class="panel"><h1>Game not found</h1><p class="reason"></p>
@@ -128,7 +128,7 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
       const ended = status && status !== "in_progress" && state.role === "player";
       if (ended && shownEnd !== `${status}:${state.version}` && reason !== "pending") {
         shownEnd = `${status}:${state.version}`;
-        showEndDialog(state, game);
+        showEndDialog(state);
       }
     },
     onNotice: (text, kind) => { toast(text, kind); announce(text); },
@@ -145,7 +145,8 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   attachInput(ctx, parts.board);
 
   const act = (type) => {
-    if (!canPlay(state)) return;
+    const intent = legalAction(state.view, type);
+    if (!canPlay(state) || !intent) return; // only what the server lists now
     if (type === "resign") {
       const button = parts.actions.querySelector("[data-action=resign]");
       if (!button.dataset.confirm) { // a second press within 4 s confirms
@@ -156,7 +157,7 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
       }
       delete button.dataset.confirm;
     }
-    ctx.send(legalAction(state.view, type) ?? { type });
+    ctx.send(intent);
   };
   parts.actions.addEventListener("click", (event) => {
     const type = event.target.closest("[data-action]")?.dataset.action;
@@ -193,6 +194,7 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(render, 100);
   };
+  parts.deal.addEventListener("toggle", render); // drawn to the panel's width once it is open
   document.addEventListener("keydown", onKey);
   dialog.addEventListener("click", onDialog);
   window.addEventListener("resize", onResize);

@@ -1,5 +1,6 @@
 // DOM from the view: piles laid out by kind (stock, waste, foundations and cleared runs on top,
 // the tableau below), cards fanned to fit the window, selection and legal targets highlighted.
+// The same renderer draws a revealed deal (every card face up, the stock's cards in order).
 
 import { backElement, cardLabel, faceElement } from "./cards.js";
 import { elapsedNow, isSource, legalAction, targetsOf } from "./state.js";
@@ -18,13 +19,16 @@ export function formatTime(ms) {
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "pile 3, 2 face-down cards, Queen of hearts on top" — what a screen reader says for a pile. */
-export function pileLabel(pile, number) {
+export function pileLabel(pile, number, revealed = false) {
   const name = pile.kind === "stock" || pile.kind === "waste" || pile.kind === "cleared"
     ? KIND_NAMES[pile.kind] : `${KIND_NAMES[pile.kind] ?? pile.kind} ${number}`;
   const parts = [name];
   const total = pile.down + pile.cards.length;
   if (total === 0) return `${name}, empty`;
-  if (pile.kind === "stock") return `${name}, ${plural(total, "card")}${pile.cards.length ? ", shown for a pick" : ""}`;
+  if (pile.kind === "stock") {
+    const shown = revealed ? ", listed below in order" : pile.cards.length ? ", shown for a pick" : "";
+    return `${name}, ${plural(total, "card")}${shown}`;
+  }
   if (pile.down) parts.push(plural(pile.down, "face-down card"));
   if (pile.cards.length) {
     const top = pile.cards[pile.cards.length - 1];
@@ -43,7 +47,7 @@ function cardWidth(boardWidth, columns) {
   return Math.max(34, Math.min(104, Math.floor(width)));
 }
 
-function pileElement(pile, number, state, targets) {
+function pileElement(pile, number, state, targets, revealed) {
   const el = document.createElement("div");
   el.className = `pile kind-${pile.kind}`;
   el.dataset.pile = pile.id;
@@ -51,7 +55,7 @@ function pileElement(pile, number, state, targets) {
   el.tabIndex = 0;
   el.setAttribute("role", "group");
   const selection = state.selection;
-  const label = [pileLabel(pile, number)];
+  const label = [pileLabel(pile, number, revealed)];
   if (selection?.pile === pile.id && selection.card === null) {
     el.classList.add("selected");
     label.push("selected");
@@ -95,11 +99,13 @@ function fanTableau(el, pile, cw, ch, maxHeight, selection) {
   el.style.height = `${Math.max(ch, y + ch)}px`;
 }
 
-function stackPile(el, pile, cw, ch, selection, canRecycle) {
-  // The stock always looks like a stock: its visible cards (a luck pick) are laid out in the tray.
-  const shown = pile.kind === "waste" ? pile.cards.slice(-3) : pile.kind === "stock" ? [] : pile.cards.slice(-1);
+function stackPile(el, pile, cw, ch, selection, canRecycle, revealed) {
+  // In play the stock always looks like a stock: its visible cards (a luck pick) are laid out in the
+  // tray. Revealed, it shows the card that comes off next, and the tray lists them all.
+  const stockShown = revealed ? pile.cards.slice(-1) : [];
+  const shown = pile.kind === "waste" ? pile.cards.slice(-3) : pile.kind === "stock" ? stockShown : pile.cards.slice(-1);
   const total = pile.down + pile.cards.length;
-  if (pile.kind === "stock" && total) el.append(place(backElement(), 0, 0, 1));
+  if (pile.kind === "stock" && total && !revealed) el.append(place(backElement(), 0, 0, 1));
   shown.forEach((card, i) => {
     const face = faceElement(card);
     face.dataset.depth = shown.length - i;
@@ -116,7 +122,7 @@ function stackPile(el, pile, cw, ch, selection, canRecycle) {
   if (pile.kind === "stock" && total === 0 && canRecycle) el.classList.add("recycle-mark");
 }
 
-/** The stock's cards while the view shows them (a Solitaire Wizard luck pick): each is a choice. */
+/** The stock's cards while the view shows them (a luck pick): each is a choice. */
 function luckTray(stock, state) {
   const tray = document.createElement("div");
   tray.className = "luck-tray";
@@ -136,10 +142,28 @@ function luckTray(stock, state) {
   return tray;
 }
 
-/** Rebuild the board; focus stays on the pile or card that had it. */
-export function renderBoard(board, state) {
+/** A revealed stock's cards, bottom to top (the last comes off first): to look at, not to pick. */
+function stockTray(stock) {
+  const tray = document.createElement("div");
+  tray.className = "stock-tray";
+  tray.setAttribute("role", "list");
+  tray.setAttribute("aria-label", `the stock as dealt, ${plural(stock.cards.length, "card")}, the last one comes off first`);
+  for (const card of stock.cards) {
+    const face = faceElement(card);
+    face.setAttribute("role", "listitem");
+    tray.append(face);
+  }
+  return tray;
+}
+
+/**
+ * Rebuild the board; focus stays on the pile or card that had it. `revealed`: the view is a deal
+ * shown with every card face up (engine.revealed_view), drawn whole and never played on.
+ */
+export function renderBoard(board, state, { revealed = false } = {}) {
   const view = state.view;
-  const focusKey = document.activeElement?.dataset?.focusKey;
+  // Only this board's own focus: the page draws a second board (the revealed deal) with the same keys.
+  const focusKey = board.contains(document.activeElement) ? document.activeElement.dataset?.focusKey : undefined;
   board.replaceChildren();
   if (!view) return;
   board.classList.toggle("busy", state.pending !== null);
@@ -155,7 +179,7 @@ export function renderBoard(board, state) {
   board.style.setProperty("--cw", `${cw}px`);
   board.style.setProperty("--ch", `${ch}px`);
   board.style.setProperty("--table-w", `${Math.ceil(columns * cw * 1.16 + cw * 0.16 + 24)}px`);
-  const targets = state.role === "player" ? targetsOf(view, state.selection) : new Set();
+  const targets = state.role === "player" && !revealed ? targetsOf(view, state.selection) : new Set();
   const numbers = {};
   const numberOf = (pile) => (numbers[pile.kind] = (numbers[pile.kind] ?? 0) + 1);
 
@@ -163,23 +187,23 @@ export function renderBoard(board, state) {
     const row = document.createElement("div");
     row.className = "row top-row";
     for (const pile of [...top, ...others]) {
-      const el = pileElement(pile, numberOf(pile), state, targets);
+      const el = pileElement(pile, numberOf(pile), state, targets, revealed);
       const rightSide = pile.kind === "foundation" || pile.kind === "cleared";
       if (rightSide && !row.querySelector(".right-side")) el.classList.add("right-side", "first-right");
       else if (rightSide) el.classList.add("right-side");
-      stackPile(el, pile, cw, ch, state.selection, legalAction(view, "recycle") !== null);
+      stackPile(el, pile, cw, ch, state.selection, legalAction(view, "recycle") !== null, revealed);
       row.append(el);
     }
     board.append(row);
     const stock = top.find((p) => p.kind === "stock");
-    if (stock?.cards.length) board.append(luckTray(stock, state));
+    if (stock?.cards.length) board.append(revealed ? stockTray(stock) : luckTray(stock, state));
   }
   const row = document.createElement("div");
   row.className = "row tableau-row";
   const rowTop = board.getBoundingClientRect().top + (board.firstChild?.offsetHeight ?? 0);
-  const maxHeight = Math.max(ch * 3, window.innerHeight - rowTop - 40);
+  const maxHeight = revealed ? Infinity : Math.max(ch * 3, window.innerHeight - rowTop - 40);
   for (const pile of tableau) {
-    const el = pileElement(pile, numberOf(pile), state, targets);
+    const el = pileElement(pile, numberOf(pile), state, targets, revealed);
     fanTableau(el, pile, cw, ch, maxHeight, state.selection);
     row.append(el);
   }

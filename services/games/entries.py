@@ -1,0 +1,62 @@
+"""The game service's own stream entries: what deals a game and whose it is, and when it was first shown.
+
+With the engine's events these make a game's log the whole proof of it: a checker re-derives who
+played, which deal (game, variant, deal algorithm version, seed), what kind of game it was, when the
+deal was first shown (the clock's start) and when it ended from the log alone, nothing beside it.
+Versioning: fields are only ever added with defaults; a change of meaning is a new schema with an
+upcaster in services/games/codec.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from msgspec import Struct
+
+GAME_CREATED = "game_created"
+GAME_SHOWN = "game_shown"
+
+DEAL_VERSION = 1  # the shuffle that deals every game today (docs/rules/deal.md); recorded per game
+
+# What a game is for. casual: a fresh random deal; practice: a chosen deal, or a finished daily or race
+# deal played again; daily: a ranked or guest attempt at a daily challenge; race: a racer's game.
+Kind = Literal["casual", "practice", "daily", "race"]
+CASUAL: Kind = "casual"
+PRACTICE: Kind = "practice"
+DAILY: Kind = "daily"
+RACE: Kind = "race"
+KINDS: tuple[Kind, ...] = (CASUAL, PRACTICE, DAILY, RACE)
+# Kinds that "a new game abandons the unfinished one" applies to, among themselves.
+CASUAL_KINDS: frozenset[str] = frozenset({CASUAL, PRACTICE})
+
+
+class GameLinks(Struct, frozen=True, omit_defaults=True):
+    """What a game belongs to: a daily challenge's key, a race's id."""
+
+    challenge: str | None = None
+    race: str | None = None
+
+
+class GameCreated(Struct, frozen=True, tag=GAME_CREATED, tag_field="type"):
+    """Entry 1 of every game stream."""
+
+    game: str
+    variant: dict[str, Any]
+    seed: int
+    player_id: str
+    created_at_ms: int
+    deal_version: int = DEAL_VERSION
+    kind: Kind = CASUAL
+    chosen_deal: bool = False  # the player named the deal: never ranked
+    ranked: bool = False  # counts on a leaderboard once verified (a named account's daily attempt)
+    links: GameLinks = GameLinks()
+
+
+class GameShown(Struct, frozen=True, tag=GAME_SHOWN, tag_field="type"):
+    """The first look at the deal by anyone (player or spectator): the clock starts here.
+
+    `at_ms` is the server's time; `viewer_id` is who looked first, so a check can tell a spectator's
+    early look from the player's own."""
+
+    at_ms: int
+    viewer_id: str

@@ -1,0 +1,93 @@
+"""The game service's projections of the logs: a meta hash per game and a game index per player.
+
+Both are caches for queries ("is this game finished?", "my games, newest first"); the logs stay the
+truth. `rebuild_projections` recreates both from the logs alone: after a loss of these keys, or to
+check that what the running service wrote is what the logs say.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Struct
+
+import engine
+from engine import RuleError
+from engine import GameState
+
+from ..store import EventStore
+from ..store.keys import LOG_KEY_PATTERN, game_id_of_log_key, meta_key, player_games_key
+from .record import BadLog, GameLog, read_log
+
+META_FIELDS = ("player_id", "game", "kind", "status", "created_at_ms", "shown_at_ms", "finished_at_ms")
+
+
+def final_state(log: GameLog) -> GameState:
+    """The game's state after its log: its deal folded with its events by the engine."""
+    created = log.created
+    start = engine.initial_state(created.game, created.variant, created.seed)
+    if isinstance(start, RuleError):
+        raise ValueError(f"the creation no longer deals: {start.message}")
+    return engine.fold(start, log.engine_events())
+
+
+def meta_of(log: GameLog, state: GameState) -> dict[str, Any]:
+    """The meta hash of a game, from its log and the state it folds to."""
+    created = log.created
+    meta: dict[str, Any] = {
+        "player_id": created.player_id,
+        "game": created.game,
+        "kind": created.kind,
+        "status": state.status,
+        "created_at_ms": created.created_at_ms,
+    }
+    if log.shown is not None:
+        meta["shown_at_ms"] = log.shown.at_ms
+    if engine.is_over(state) and log.events:
+        meta["finished_at_ms"] = log.events[-1].ts_ms
+    return meta
+
+
+async def write_projections(redis: Any, game_id: str, log: GameLog, state: GameState) -> None:
+    # Two keys in two slots (the game's, the player's): a pipeline without a transaction.
+    pipe = redis.pipeline(transaction=False)
+    pipe.delete(meta_key(game_id))
+    pipe.hset(meta_key(game_id), mapping=meta_of(log, state))
+    pipe.zadd(player_games_key(log.created.player_id), {game_id: log.created.created_at_ms})
+    await pipe.execute()
+
+
+class Rebuilt(Struct, frozen=True):
+    games: int
+    unreadable: dict[str, str]  # stream -> why it is not a game log (left alone, reported)
+
+
+async def rebuild_projections(store: EventStore, redis: Any) -> Rebuilt:
+    """Rewrite every game's meta hash and every player's index from the logs.
+
+    A player index is replaced whole, so an entry for a game that no longer has a log goes too."""
+    indexes: dict[str, dict[str, int]] = {}
+    unreadable: dict[str, str] = {}
+    rebuilt = 0
+    async for key in redis.scan_iter(match=LOG_KEY_PATTERN, count=500):
+        game_id = game_id_of_log_key(key.decode() if isinstance(key, bytes) else key)
+        if game_id is None:
+            continue
+        try:
+            log = read_log(await store.read(game_id))
+            state = final_state(log)
+        except (BadLog, ValueError) as exc:
+            unreadable[game_id] = str(exc)
+            continue
+        pipe = redis.pipeline(transaction=False)
+        pipe.delete(meta_key(game_id))
+        pipe.hset(meta_key(game_id), mapping=meta_of(log, state))
+        await pipe.execute()
+        indexes.setdefault(log.created.player_id, {})[game_id] = log.created.created_at_ms
+        rebuilt += 1
+    for player_id, games in indexes.items():
+        pipe = redis.pipeline(transaction=False)
+        pipe.delete(player_games_key(player_id))
+        pipe.zadd(player_games_key(player_id), games)
+        await pipe.execute()
+    return Rebuilt(rebuilt, unreadable)

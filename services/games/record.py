@@ -1,0 +1,77 @@
+"""A game's log read back: its creation, its first look, its engine events, with their server times.
+
+`read_log` is the one place that turns a stream's stored entries into these facts; the service's
+rebuild, the projections' rebuild and the validator all read games through it, so they cannot
+disagree about what a log says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from msgspec import Struct
+
+from engine import AnyEvent
+
+from ..store import StoredEvent
+from . import codec
+from .entries import GameCreated, GameShown
+
+
+class BadLog(ValueError):
+    """The stream is not a game log this code can read (say why, and at which entry)."""
+
+    def __init__(self, message: str, version: int | None = None) -> None:
+        super().__init__(message if version is None else f"entry {version}: {message}")
+        self.version = version
+
+
+class TimedEvent(Struct, frozen=True):
+    event: AnyEvent
+    stream_version: int  # its entry's position in the stream
+    ts_ms: int  # the server's time when it was appended
+
+
+class GameLog(Struct, frozen=True):
+    created: GameCreated
+    shown: GameShown | None
+    events: tuple[TimedEvent, ...]
+    stream_version: int  # entries in the stream
+
+    @property
+    def version(self) -> int:
+        """The protocol's version: engine events stored (moves, undos, resigns)."""
+        return len(self.events)
+
+    def engine_events(self) -> list[AnyEvent]:
+        return [timed.event for timed in self.events]
+
+
+def read_log(entries: Sequence[StoredEvent]) -> GameLog:
+    """The facts of a log; BadLog when it is not one (empty, no creation first, a second creation...)."""
+    if not entries:
+        raise BadLog("the stream is empty")
+    created: GameCreated | None = None
+    shown: GameShown | None = None
+    events: list[TimedEvent] = []
+    for stored in entries:
+        try:
+            entry = codec.decode(stored)
+        except codec.UnknownEntry as exc:
+            raise BadLog(str(exc), stored.version) from exc
+        if isinstance(entry, GameCreated):
+            if created is not None or stored.version != 1:
+                raise BadLog("game_created may only be the first entry", stored.version)
+            created = entry
+        elif created is None:
+            raise BadLog("the first entry is not game_created", stored.version)
+        elif isinstance(entry, GameShown):
+            if shown is not None:
+                raise BadLog("a second game_shown", stored.version)
+            if events:
+                raise BadLog("game_shown after a move: the deal was played before it was shown", stored.version)
+            shown = entry
+        else:
+            events.append(TimedEvent(entry, stored.version, stored.ts_ms))
+    assert created is not None
+    return GameLog(created, shown, tuple(events), entries[-1].version)

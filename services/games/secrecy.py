@@ -1,0 +1,63 @@
+"""When a game's deal may be shown whole, and who may watch it: the competitive layer's secrecy rules.
+
+A casual or practice game on a deal of its own is public once it is over (its seed and every card).
+A game on a daily challenge's deal (the attempt, and practice on the same deal) stays secret until
+the challenge's reveal, for everyone, its own player included; nobody but the player may watch it
+before then. A race game stays secret until its race has ended. The challenge's reveal time is a pure
+function of its key (the UTC date it opens); a race's end is known to the races service, which
+tells this policy through `race_ended`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from .entries import GameCreated
+
+DAY_MS = 24 * 3600 * 1000
+GRACE_MS = 3600 * 1000  # attempts still running an hour after the close are ended; then the reveal
+
+
+def challenge_opens_ms(challenge_key: str) -> int | None:
+    """00:00 UTC of the date a challenge key starts with ("2026-12-01/wish/mode=standard")."""
+    try:
+        day = dt.date.fromisoformat(challenge_key.split("/", 1)[0])
+    except ValueError:
+        return None
+    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+
+
+def challenge_reveal_ms(challenge_key: str) -> int | None:
+    """When a challenge's seed, salt and every attempt become public: its close plus the grace."""
+    opens = challenge_opens_ms(challenge_key)
+    return None if opens is None else opens + DAY_MS + GRACE_MS
+
+
+class DealSecrecy:
+    def __init__(self, race_ended: Callable[[str], bool] | None = None) -> None:
+        self.race_ended = race_ended or (lambda race_id: False)
+
+    def deal_public(self, created: GameCreated, over: bool, now_ms: int) -> bool:
+        """Whether the seed and the whole deal of this game may go to anyone now. `over`: the game
+        can take no further move (won, abandoned, or lost with no undo left)."""
+        contest = self._contest_public(created, now_ms)
+        return over if contest is None else contest
+
+    def may_watch(self, created: GameCreated, viewer_id: str, now_ms: int) -> bool:
+        """Whether `viewer_id` may open the game at all: its player always; others only once a
+        daily's or race's deal is public (until then its progress goes out as counts, never cards)."""
+        if viewer_id == created.player_id:
+            return True
+        contest = self._contest_public(created, now_ms)
+        return contest is None or contest
+
+    def _contest_public(self, created: GameCreated, now_ms: int) -> bool | None:
+        """For a game on a daily's or a race's deal: whether that deal is public; None for other games."""
+        links = created.links
+        if links.challenge is not None:
+            reveal = challenge_reveal_ms(links.challenge)
+            return reveal is not None and now_ms >= reveal
+        if links.race is not None:
+            return self.race_ended(links.race)
+        return None

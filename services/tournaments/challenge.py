@@ -1,0 +1,282 @@
+"""The daily challenge's life cycle as two Deciders: decide(command, state) -> events | RuleError, evolve.
+
+The challenge itself: prepared (the commitment published at least 7 days ahead), closed 24 h after
+00:00 UTC, and, once the hour of grace is over and no attempt runs or waits for the replay verifier,
+its seed revealed: from then on the leaderboard is final and everything is public.
+
+One attempt per player: the first StartAttempt creates it, every later one is refused (the error
+names the game). A guest's attempt is unranked: it is played and finished, never verified or ranked.
+An attempt still running at the end of the grace is ended as abandoned. A ranked win waits for the
+replay verifier's verdict before it counts. Commands carry the server's clock (`now_ms`): the decider
+reads no clock. Repeating a close or a reveal gives no events, so a retried job does nothing twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from engine import ABANDONED, LOST, WON
+from engine.errors import RuleError, rule_error
+
+from .catalogue import DAY_MS, GRACE_MS, ChallengeRef
+from .derivation import SeedPick, commitment
+from .events import (
+    AttemptFinished,
+    AttemptStarted,
+    ChallengeClosed,
+    ChallengeEvent,
+    ChallengePrepared,
+    EntryRejected,
+    EntryVerified,
+    SealedDeal,
+    SeedRevealed,
+)
+
+PUBLISH_AHEAD_MS = 7 * DAY_MS
+RESULTS = (WON, LOST, ABANDONED)
+# Error codes
+NOT_PREPARED, ALREADY_PREPARED, TOO_LATE_TO_PREPARE = "not_prepared", "already_prepared", "too_late_to_prepare"
+NOT_OPEN_YET, CHALLENGE_CLOSED, ATTEMPT_EXISTS = "not_open_yet", "challenge_closed", "attempt_exists"
+NO_ATTEMPT, ATTEMPT_OVER, GRACE_OVER = "no_attempt", "attempt_over", "grace_over"
+NOT_YET, GRACE_RUNNING, STILL_PLAYED = "not_yet", "grace_running", "still_played"
+NOT_A_RANKED_WIN, BAD_RESULT = "not_a_ranked_win", "bad_result"
+# Verdict states of an attempt
+UNRANKED, PENDING, VERIFIED, REJECTED = "unranked", "pending", "verified", "rejected"
+
+
+class ChallengeState(Struct, frozen=True):
+    prepared: ChallengePrepared | None = None
+    closed: bool = False
+    revealed: SeedRevealed | None = None
+
+    @property
+    def final_at_ms(self) -> int:
+        assert self.prepared is not None
+        return self.prepared.closes_at_ms + self.prepared.grace_ms
+
+
+class AttemptState(Struct, frozen=True):
+    started: AttemptStarted | None = None
+    finished: AttemptFinished | None = None
+    verdict: str | None = None  # None until finished; then unranked, or pending -> verified / rejected
+
+
+class PrepareChallenge(Struct, frozen=True):
+    ref: ChallengeRef
+    pick: SeedPick
+    salt: bytes
+    check: str  # the winnability check's name (winnable.WinnabilityCheck.name)
+    now_ms: int
+
+
+class CloseChallenge(Struct, frozen=True):
+    now_ms: int
+
+
+class RevealSeed(Struct, frozen=True):
+    """`running` and `pending`: attempts still running, ranked wins still unverified (the caller
+    reads them from the leaderboard's counts once it has ended the late attempts)."""
+
+    now_ms: int
+    running: int
+    pending: int
+
+
+class StartAttempt(Struct, frozen=True):
+    player: str
+    game_id: str
+    ranked: bool  # the player has a named account
+    now_ms: int
+
+
+class FinishAttempt(Struct, frozen=True):
+    result: str
+    moves: int
+    time_ms: int
+    finished_at_ms: int
+
+
+class EndAttemptAtGrace(Struct, frozen=True):
+    now_ms: int
+
+
+class RecordVerdict(Struct, frozen=True):
+    valid: bool
+    reason: str  # why the replay verifier refused it ("" when valid)
+    now_ms: int
+
+
+ChallengeCommand = PrepareChallenge | CloseChallenge | RevealSeed
+AttemptCommand = StartAttempt | FinishAttempt | EndAttemptAtGrace | RecordVerdict
+
+
+def decide_challenge(command: ChallengeCommand, state: ChallengeState) -> list[ChallengeEvent] | RuleError:
+    if isinstance(command, PrepareChallenge):
+        return _prepare(command, state)
+    prepared = state.prepared
+    if prepared is None:
+        return rule_error(NOT_PREPARED, "this challenge has not been prepared")
+    if isinstance(command, CloseChallenge):
+        if state.closed:
+            return []
+        if command.now_ms < prepared.closes_at_ms:
+            return rule_error(NOT_YET, f"{prepared.challenge} closes at {prepared.closes_at_ms} ms, not before")
+        return [ChallengeClosed(prepared.closes_at_ms)]
+    if state.revealed is not None:
+        return []
+    if command.now_ms < state.final_at_ms:
+        return rule_error(GRACE_RUNNING, f"the seed is revealed at the end of the grace, {state.final_at_ms} ms")
+    if command.running or command.pending:
+        return rule_error(
+            STILL_PLAYED,
+            f"{command.running} attempt(s) still running and {command.pending} win(s) awaiting the verifier",
+        )
+    sealed = prepared.sealed
+    reveal = SeedRevealed(sealed.seed, sealed.salt, sealed.counter, sealed.day_key, command.now_ms)
+    return [reveal] if state.closed else [ChallengeClosed(prepared.closes_at_ms), reveal]
+
+
+def _prepare(command: PrepareChallenge, state: ChallengeState) -> list[ChallengeEvent] | RuleError:
+    ref, pick = command.ref, command.pick
+    if state.prepared is not None:
+        return rule_error(ALREADY_PREPARED, f"{ref.key} was prepared; its commitment is {state.prepared.commitment}")
+    if command.now_ms > ref.opens_at_ms - PUBLISH_AHEAD_MS:
+        return rule_error(
+            TOO_LATE_TO_PREPARE, f"{ref.key} must be prepared at least 7 days before it opens, so its deal is fixed early"
+        )
+    daily = ref.daily
+    bound = commitment(ref.date, daily.game, daily.variant_text, pick.seed, command.salt)
+    sealed = SealedDeal(pick.seed, command.salt.hex(), pick.counter, pick.day_key.hex())
+    return [
+        ChallengePrepared(
+            ref.key, ref.date, daily.game, dict(daily.variant), ref.opens_at_ms, ref.closes_at_ms, GRACE_MS,
+            bound, command.check, command.now_ms, sealed,
+        )
+    ]
+
+
+def evolve_challenge(state: ChallengeState, event: ChallengeEvent) -> ChallengeState:
+    if isinstance(event, ChallengePrepared):
+        return msgspec.structs.replace(state, prepared=event)
+    if isinstance(event, ChallengeClosed):
+        return msgspec.structs.replace(state, closed=True)
+    if isinstance(event, SeedRevealed):
+        return msgspec.structs.replace(state, revealed=event)
+    return state
+
+
+def decide_attempt(
+    command: AttemptCommand, attempt: AttemptState, challenge: ChallengeState
+) -> list[ChallengeEvent] | RuleError:
+    prepared = challenge.prepared
+    if prepared is None:
+        return rule_error(NOT_PREPARED, "this challenge has not been prepared")
+    if isinstance(command, StartAttempt):
+        if attempt.started is not None:
+            return rule_error(
+                ATTEMPT_EXISTS, f"you have had your attempt at {prepared.challenge}: game {attempt.started.game_id}"
+            )
+        if command.now_ms < prepared.opens_at_ms:
+            return rule_error(NOT_OPEN_YET, f"{prepared.challenge} opens at {prepared.opens_at_ms} ms")
+        if challenge.closed or command.now_ms >= prepared.closes_at_ms:
+            return rule_error(CHALLENGE_CLOSED, f"{prepared.challenge} is closed")
+        return [AttemptStarted(prepared.challenge, command.player, command.game_id, command.ranked, command.now_ms)]
+    started = attempt.started
+    if started is None:
+        return rule_error(NO_ATTEMPT, "no attempt has been started")
+    if isinstance(command, RecordVerdict):
+        return _verdict(command, attempt, started)
+    if attempt.finished is not None:
+        return [] if isinstance(command, EndAttemptAtGrace) else rule_error(ATTEMPT_OVER, "this attempt has ended")
+    if isinstance(command, EndAttemptAtGrace):
+        if command.now_ms < challenge.final_at_ms:
+            return rule_error(GRACE_RUNNING, f"the grace ends at {challenge.final_at_ms} ms")
+        ended = challenge.final_at_ms
+        return [AttemptFinished(started.player, ABANDONED, 0, ended - started.started_at_ms, ended, "grace")]
+    problem = _result_problem(command, started)
+    if problem:
+        return rule_error(BAD_RESULT, problem)
+    if command.finished_at_ms >= challenge.final_at_ms:
+        return rule_error(GRACE_OVER, "the grace is over: this attempt ends as abandoned")
+    return [AttemptFinished(started.player, command.result, command.moves, command.time_ms, command.finished_at_ms)]
+
+
+def _result_problem(command: FinishAttempt, started: AttemptStarted) -> str | None:
+    if command.result not in RESULTS:
+        return f"an attempt ends won, lost or abandoned, not {command.result!r}"
+    for name in ("moves", "time_ms", "finished_at_ms"):
+        value = getattr(command, name)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**63:
+            return f"{name} must be a whole number of at least 0, not {value!r}"
+    if command.finished_at_ms < started.started_at_ms:
+        return "an attempt cannot finish before it started"
+    return None
+
+
+def _verdict(command: RecordVerdict, attempt: AttemptState, started: AttemptStarted) -> list[ChallengeEvent] | RuleError:
+    if attempt.verdict in (VERIFIED, REJECTED):
+        return []  # the verifier may deliver twice; the first verdict stands
+    if attempt.verdict != PENDING:
+        why = "a guest's attempt is unranked" if not started.ranked else "only a finished ranked win is verified"
+        return rule_error(NOT_A_RANKED_WIN, why)
+    if command.valid:
+        return [EntryVerified(started.player, command.now_ms)]
+    return [EntryRejected(started.player, command.reason or "the replay did not confirm the win", command.now_ms)]
+
+
+def evolve_attempt(attempt: AttemptState, event: ChallengeEvent) -> AttemptState:
+    if isinstance(event, AttemptStarted):
+        return msgspec.structs.replace(attempt, started=event)
+    if isinstance(event, AttemptFinished):
+        ranked = attempt.started is not None and attempt.started.ranked
+        verdict = (PENDING if event.result == WON else None) if ranked else UNRANKED
+        return msgspec.structs.replace(attempt, finished=event, verdict=verdict)
+    if isinstance(event, EntryVerified):
+        return msgspec.structs.replace(attempt, verdict=VERIFIED)
+    if isinstance(event, EntryRejected):
+        return msgspec.structs.replace(attempt, verdict=REJECTED)
+    return attempt
+
+
+class ChallengeInfo(Struct, frozen=True):
+    """What anyone may see of a challenge: the commitment always, the sealed deal only once revealed."""
+
+    challenge: str
+    date: str
+    game: str
+    variant: dict[str, Any]
+    status: str  # scheduled, open, closed (in the grace), final
+    opens_at_ms: int
+    closes_at_ms: int
+    final_at_ms: int
+    commitment: str
+    check: str
+    seed: int | None = None
+    salt: str | None = None
+    counter: int | None = None
+    day_key: str | None = None
+
+
+def public_info(state: ChallengeState, now_ms: int) -> ChallengeInfo | RuleError:
+    prepared = state.prepared
+    if prepared is None:
+        return rule_error(NOT_PREPARED, "this challenge has not been prepared")
+    if state.revealed is not None:
+        status = "final"
+    elif state.closed or now_ms >= prepared.closes_at_ms:
+        status = "closed"
+    else:
+        status = "open" if now_ms >= prepared.opens_at_ms else "scheduled"
+    info = ChallengeInfo(
+        prepared.challenge, prepared.date, prepared.game, dict(prepared.variant), status, prepared.opens_at_ms,
+        prepared.closes_at_ms, state.final_at_ms, prepared.commitment, prepared.check,
+    )
+    revealed = state.revealed
+    if revealed is None:
+        return info
+    return msgspec.structs.replace(
+        info, seed=revealed.seed, salt=revealed.salt, counter=revealed.counter, day_key=revealed.day_key
+    )

@@ -1,0 +1,66 @@
+"""Winnability checks for choosing a daily's deal: (game, variant, seed) -> is the deal winnable?
+
+A daily must be a deal proven winnable with full knowledge. The Wish and Patient Pairs have exact
+solvers; for a game without one yet the check falls back to "not lost at the deal" (the engine's own
+outcome of the starting position), which proves nothing more than that a first move exists. Each
+check says whether it is a proof (`proves`), so a challenge records how its deal was chosen.
+
+A game's solver is plugged in with `register_check(game, check)`; the last one registered wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine import LOST, RuleError, initial_state
+from engine.solver import SOLVABLE_GAMES, solve
+
+WinnableFn = Callable[[str, dict[str, Any], int], bool]
+
+EXACT_SOLVER = "exact_solver"
+NOT_LOST_AT_DEAL = "not_lost_at_deal"
+
+
+@dataclass(frozen=True)
+class WinnabilityCheck:
+    name: str  # recorded with the challenge: how its deal was chosen
+    proves: bool  # True when a True answer proves the deal winnable
+    is_winnable: WinnableFn
+
+    def __call__(self, game: str, variant: dict[str, Any], seed: int) -> bool:
+        return self.is_winnable(game, variant, seed)
+
+
+def _solved_winnable(game: str, variant: dict[str, Any], seed: int) -> bool:
+    state = initial_state(game, variant, seed)
+    if isinstance(state, RuleError):
+        raise ValueError(f"cannot deal {game} {variant} #{seed}: {state.message}")
+    solution = solve(state)
+    if isinstance(solution, RuleError):
+        raise ValueError(f"no solver for {game}: {solution.message}")
+    return solution.winnable
+
+
+def _not_lost_at_deal(game: str, variant: dict[str, Any], seed: int) -> bool:
+    state = initial_state(game, variant, seed)
+    if isinstance(state, RuleError):
+        raise ValueError(f"cannot deal {game} {variant} #{seed}: {state.message}")
+    return state.status != LOST
+
+
+SOLVER_CHECK = WinnabilityCheck(EXACT_SOLVER, True, _solved_winnable)
+FALLBACK_CHECK = WinnabilityCheck(NOT_LOST_AT_DEAL, False, _not_lost_at_deal)
+
+_CHECKS: dict[str, WinnabilityCheck] = {game: SOLVER_CHECK for game in SOLVABLE_GAMES}
+
+
+def register_check(game: str, check: WinnabilityCheck) -> None:
+    """Use `check` for `game` from now on (a new solver for Spider or Solitaire Wizard)."""
+    _CHECKS[game] = check
+
+
+def check_for(game: str) -> WinnabilityCheck:
+    """The best check known for `game`: its solver, else not-lost-at-the-deal."""
+    return _CHECKS.get(game, FALLBACK_CHECK)

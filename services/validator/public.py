@@ -1,0 +1,60 @@
+"""The replay of a game for anyone who asks, once its deal may be public; the validator's figures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Struct
+
+from ..games.model import NO_SUCH_GAME, NOT_PUBLIC_YET, Refusal
+from ..games.service import GameService
+from ..store.keys import dead_letters_key, submissions_key, validator_counts_key
+from .queue import GROUP
+from .replay_file import ReplayFile, build_replay
+
+
+async def public_replay(service: GameService, game_id: str) -> ReplayFile | Refusal:
+    """The game's replay file, or why not: no such game, or not public yet (a daily before its reveal,
+    a race before its end, a game still in play). No card leaves before then."""
+    live = await service.refresh(game_id)
+    if live is None:
+        return Refusal(NO_SUCH_GAME, f"there is no game {game_id!r}")
+    if not service.deal_public(live):
+        return Refusal(NOT_PUBLIC_YET, "this game's replay is public once the game is over and its deal may be shown")
+    return build_replay(game_id, await service.store.read(game_id))
+
+
+class ValidatorStatus(Struct, frozen=True):
+    pending: int  # delivered to a worker, not yet acknowledged
+    lag: int  # submitted, not yet delivered to any worker
+    verified: int
+    rejected: int
+    dead: int  # submissions that kept failing, set aside with their reason
+    submitted: int  # entries in the submission stream
+
+
+async def validator_status(redis: Any) -> ValidatorStatus:
+    counts = {k.decode() if isinstance(k, bytes) else k: int(v) for k, v in (await redis.hgetall(validator_counts_key())).items()}
+    submitted = int(await redis.xlen(submissions_key()))
+    pending = lag = 0
+    try:
+        for group in await redis.xinfo_groups(submissions_key()):
+            if _text(group.get("name")) == GROUP:
+                pending = int(group.get("pending") or 0)
+                lag = _lag(group, submitted)
+    except Exception:  # noqa: BLE001  no stream or group yet: nothing pending
+        pass
+    dead = max(counts.get("dead", 0), int(await redis.xlen(dead_letters_key())))
+    return ValidatorStatus(pending, lag, counts.get("verified", 0), counts.get("rejected", 0), dead, submitted)
+
+
+def _lag(group: dict, submitted: int) -> int:
+    lag = group.get("lag")  # Redis 7+: entries not yet delivered to the group
+    if lag is not None:
+        return int(lag)
+    read = group.get("entries-read")
+    return max(0, submitted - int(read)) if read is not None else 0
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
