@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
 
-import engine
 from engine.adapters.codec import to_builtins
 from engine.errors import RuleError
-from engine.solver import solvable_games, solve
+from engine.solver import solvable_games
+from engine.solver.figures import HEADER, measure
 
 
 def _seed_range(text: str) -> range:
@@ -28,11 +26,24 @@ def _seed_range(text: str) -> range:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     solvable = solvable_games()
     parser.add_argument("--game", default=solvable[0], choices=solvable, help="game id (default %(default)s)")
-    parser.add_argument("--variant", default="{}", help='variant as JSON, e.g. \'{"piles": 8}\'')
+    parser.add_argument("--variant", default="{}", help='variant as JSON, e.g. \'{"suits": 4}\'')
     parser.add_argument("--seed", "--seeds", dest="seeds", type=_seed_range, default=range(1, 2),
                         help="a seed, or a range FIRST..LAST (default 1)")
-    parser.add_argument("--stats", action="store_true", help="print the winnable share and solve times")
+    parser.add_argument("--budget", type=int, default=None,
+                        help="search nodes per deal before answering unknown (default: the game's own)")
+    parser.add_argument("--stats", action="store_true",
+                        help="print the winnable share (95%% interval), unknowns and solve times")
     parser.add_argument("--json", action="store_true", help="one JSON object per seed")
+
+
+def _text(intent) -> str:
+    fields = to_builtins(intent)
+    kind = fields.pop("type")
+    if kind == "pair":
+        return f"{fields['a']}-{fields['b']}"
+    if kind == "move":
+        return f"{fields['src']}>{fields['dst']}" + (f"x{fields['count']}" if fields["count"] != 1 else "")
+    return kind if not fields else f"{kind}({','.join(str(v) for v in fields.values())})"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,28 +52,27 @@ def run(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(f"arena solve: --variant is not JSON: {exc}", file=sys.stderr)
         return 2
-    times: list[float] = []
-    wins = 0
-    for done, seed in enumerate(args.seeds, 1):
-        state = engine.initial_state(args.game, variant, seed)
-        started = time.perf_counter()
-        solution = state if isinstance(state, RuleError) else solve(state)
-        times.append(time.perf_counter() - started)
-        if isinstance(solution, RuleError):
-            print(f"arena solve: {solution.message}", file=sys.stderr)
-            return 2
-        wins += solution.winnable
+    if args.budget is not None and args.budget < 1:
+        print("arena solve: --budget must be at least 1", file=sys.stderr)
+        return 2
+    total = len(args.seeds)
+
+    def on_deal(seed, state, verdict, seconds) -> None:
         if args.json:
-            print(json.dumps({"seed": seed, "winnable": solution.winnable, "line": to_builtins(solution.line)}))
+            print(json.dumps({"seed": seed, "result": verdict.result, "nodes": verdict.nodes,
+                              "line": to_builtins(verdict.line)}), flush=True)
         elif not args.stats:
-            line = " ".join(f"{m.a}-{m.b}" for m in solution.line)
-            print(f"seed {seed}: {'winnable: ' + line if solution.winnable else 'not winnable'}")
-        elif done % 250 == 0 or done == len(args.seeds):
-            print(f"  {done}/{len(args.seeds)} deals solved", file=sys.stderr, flush=True)
+            line = f": {' '.join(_text(m) for m in verdict.line)}" if verdict.line else ""
+            print(f"seed {seed}: {verdict.result} ({verdict.nodes} nodes){line}", flush=True)
+        done = seed - args.seeds.start + 1
+        if args.stats and (done % 100 == 0 or done == total):
+            print(f"  {done}/{total} deals solved", file=sys.stderr, flush=True)
+
+    figures = measure(args.game, variant, args.seeds, args.budget, on_deal)
+    if isinstance(figures, RuleError):
+        print(f"arena solve: {figures.message}", file=sys.stderr)
+        return 2
     if args.stats:
-        total = len(args.seeds)
-        print(f"{args.game} {json.dumps(variant)} seeds {args.seeds.start}..{args.seeds.stop - 1}: "
-              f"{wins}/{total} winnable ({100 * wins / total:.1f}%)")
-        print(f"solve time per deal: median {1000 * statistics.median(times):.2f} ms, "
-              f"mean {1000 * statistics.fmean(times):.2f} ms, max {1000 * max(times):.2f} ms")
+        print(HEADER)
+        print(figures.row())
     return 0

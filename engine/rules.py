@@ -35,6 +35,7 @@ class GameRules:
     actions: ClassVar[tuple[str, ...]] = ()
     has_undo: ClassVar[bool] = False
     has_solver: ClassVar[bool] = False  # engine.solver solves its positions
+    solver: ClassVar[str] = "pairs"  # which of engine.solver's searches: pairs, spider, wading-pool, wizard
     # Ranked play wants deals a player can win: a game without known winnable deals is neither.
     daily_eligible: ClassVar[bool] = False
     race_eligible: ClassVar[bool] = False

@@ -150,8 +150,9 @@ class EngineSession:
             state = _ok(decider.initial_state(request.get("game"), request.get("variant"), request.get("seed")))
         else:
             state = self._current()
-        solution = _ok(solve(state))
-        return {"winnable": solution.winnable, "line": to_builtins(solution.line), "positions": solution.positions}
+        verdict = _ok(solve(state, request.get("budget")))
+        return {"result": verdict.result, "winnable": verdict.winnable, "line": to_builtins(verdict.line),
+                "nodes": verdict.nodes}
 
     def quit(self, request: dict[str, Any]) -> dict[str, Any]:
         self.finished = True

@@ -177,6 +177,8 @@ _MOVE_INTENTS = {
 class SpiderRules(GameRules):
     game_id = "spider"
     title = "Spider"
+    has_solver = True
+    solver = "spider"
     blurb = "Two decks, ten columns. Build King to Ace in one suit; complete runs clear away."
     variant_type = SpiderVariant
     presets = (

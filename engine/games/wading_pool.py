@@ -70,6 +70,8 @@ def moves_on(piles: tuple[Pile, ...]):
 class WadingPoolRules(GameRules):
     game_id = "wading-pool"
     title = "Wading Pool"
+    has_solver = True
+    solver = "wading-pool"
     blurb = "52 cards face up in 8 piles. Sort each suit into one King-to-Ace run."
     variant_type = WadingPoolVariant
     # No deal is known to be winnable under the rules as written, so no daily challenge or race

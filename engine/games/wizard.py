@@ -40,6 +40,8 @@ class WizardVariant(Struct, frozen=True, forbid_unknown_fields=True):
 class WizardRules(GameRules):
     game_id = "wizard"
     title = "Solitaire Wizard"
+    has_solver = True
+    solver = "wizard"
     blurb = "Seven magic suits. Wizards open the foundations; Spells, Potions and Luck bend the draw."
     variant_type = WizardVariant
     presets = (

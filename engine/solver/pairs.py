@@ -7,7 +7,8 @@ safe to make at once without branching, because no other plan can use those card
 - all four cards of a rank on top: whichever way they are paired, both pairs go and the same
   heights remain.
 Every winning line removes every card, so its length is fixed (16 for The Wish, 26 for Patient
-Pairs); the solver answers winnability and gives one winning line as hints.
+Pairs); the solver answers winnability and gives one winning line as hints. It stops, answering
+unknown, after a budget of positions (never reached on a real deal: a few thousand at most).
 """
 
 from __future__ import annotations
@@ -16,20 +17,31 @@ from collections import Counter
 
 from msgspec import Struct
 
+from .search import UNKNOWN, UNWINNABLE, WINNABLE
+
 
 class PairsSolution(Struct, frozen=True):
-    winnable: bool
+    result: str  # winnable, unwinnable, or unknown when the budget ran out
     line: tuple[tuple[int, int], ...]  # pile index pairs, in order; empty when not winnable
     positions: int  # positions visited, for the stats and the bench
 
+    @property
+    def winnable(self) -> bool:
+        return self.result == WINNABLE
 
-def solve_ranks(piles: list[list[int]]) -> PairsSolution:
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def solve_ranks(piles: list[list[int]], budget: int = 10**9) -> PairsSolution:
     """`piles[i]` lists the ranks of pile i bottom to top. Returns a winning line if one exists."""
-    return _PairsSearch(piles).run()
+    return _PairsSearch(piles, budget).run()
 
 
 class _PairsSearch:
-    def __init__(self, piles: list[list[int]]) -> None:
+    def __init__(self, piles: list[list[int]], budget: int) -> None:
+        self.budget = budget
         self.piles = piles
         self.heights = [len(pile) for pile in piles]
         self.remaining = Counter(rank for pile in piles for rank in pile)
@@ -39,9 +51,12 @@ class _PairsSearch:
 
     def run(self) -> PairsSolution:
         if any(count % 2 for count in self.remaining.values()):
-            return PairsSolution(False, (), 0)
-        won = self._search()
-        return PairsSolution(won, tuple(self.line) if won else (), self.visited)
+            return PairsSolution(UNWINNABLE, (), 0)
+        try:
+            won = self._search()
+        except _OutOfBudget:
+            return PairsSolution(UNKNOWN, (), self.visited)
+        return PairsSolution(WINNABLE if won else UNWINNABLE, tuple(self.line) if won else (), self.visited)
 
     def _tops_by_rank(self) -> dict[int, list[int]]:
         by_rank: dict[int, list[int]] = {}
@@ -52,6 +67,8 @@ class _PairsSearch:
 
     def _search(self) -> bool:
         self.visited += 1
+        if self.visited > self.budget:
+            raise _OutOfBudget
         forced = 0
         while True:  # the safe removals first; they are undone too if this branch fails
             by_rank = self._tops_by_rank()

@@ -20,7 +20,8 @@ import msgspec
 from msgspec import Struct
 
 from engine.errors import RuleError, rule_error
-from engine.rules import rules_for, variant_key
+from engine import rules_for
+from engine.rules import variant_key
 
 DAY_MS = 24 * 3600 * 1000
 GRACE_MS = 3600 * 1000

@@ -1,9 +1,11 @@
 """Winnability checks for choosing a daily's deal: (game, variant, seed) -> is the deal winnable?
 
-A daily must be a deal proven winnable with full knowledge. The Wish and Patient Pairs have exact
-solvers; for a game without one yet the check falls back to "not lost at the deal" (the engine's own
-outcome of the starting position), which proves nothing more than that a first move exists. Each
-check says whether it is a proof (`proves`), so a challenge records how its deal was chosen.
+A daily must be a deal proven winnable with full knowledge: the game's solver, within a fixed budget
+of search nodes (never a time limit, so the same secret always picks the same deal), must answer
+"winnable"; an "unknown" counts as not proven and the counter steps on. For a game without a solver
+the check falls back to "not lost at the deal" (the engine's own outcome of the starting position),
+which proves nothing more than that a first move exists. Each check says whether it is a proof
+(`proves`), so a challenge records how its deal was chosen.
 
 A game's solver is plugged in with `register_check(game, check)`; the last one registered wins.
 """
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import LOST, RuleError, initial_state
-from engine.solver import SOLVABLE_GAMES, solve
+from engine.solver import solvable_games, solve
 
 WinnableFn = Callable[[str, dict[str, Any], int], bool]
 
@@ -37,7 +39,7 @@ def _solved_winnable(game: str, variant: dict[str, Any], seed: int) -> bool:
     state = initial_state(game, variant, seed)
     if isinstance(state, RuleError):
         raise ValueError(f"cannot deal {game} {variant} #{seed}: {state.message}")
-    solution = solve(state)
+    solution = solve(state, DAILY_BUDGETS.get(game))
     if isinstance(solution, RuleError):
         raise ValueError(f"no solver for {game}: {solution.message}")
     return solution.winnable
@@ -50,10 +52,14 @@ def _not_lost_at_deal(game: str, variant: dict[str, Any], seed: int) -> bool:
     return state.status != LOST
 
 
+# Search nodes per deal when choosing a daily (None: the solver's default). A deal the solver cannot
+# prove within this is stepped over, so the budget trades preparation time against proven deals.
+DAILY_BUDGETS: dict[str, int] = {"spider": 20_000, "wizard": 20_000}
+
 SOLVER_CHECK = WinnabilityCheck(EXACT_SOLVER, True, _solved_winnable)
 FALLBACK_CHECK = WinnabilityCheck(NOT_LOST_AT_DEAL, False, _not_lost_at_deal)
 
-_CHECKS: dict[str, WinnabilityCheck] = {game: SOLVER_CHECK for game in SOLVABLE_GAMES}
+_CHECKS: dict[str, WinnabilityCheck] = {}
 
 
 def register_check(game: str, check: WinnabilityCheck) -> None:
@@ -62,5 +68,7 @@ def register_check(game: str, check: WinnabilityCheck) -> None:
 
 
 def check_for(game: str) -> WinnabilityCheck:
-    """The best check known for `game`: its solver, else not-lost-at-the-deal."""
-    return _CHECKS.get(game, FALLBACK_CHECK)
+    """The best check known for `game`: one registered for it, else its solver, else not-lost-at-the-deal."""
+    if game in _CHECKS:
+        return _CHECKS[game]
+    return SOLVER_CHECK if game in solvable_games() else FALLBACK_CHECK

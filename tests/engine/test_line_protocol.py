@@ -105,3 +105,15 @@ def test_a_wish_deal_played_to_the_end_through_arena_engine():
     finally:
         proc.stdin.close()
         assert proc.wait(timeout=10) == 0
+
+
+def test_solve_answers_a_verdict_within_a_budget_for_every_solvable_game():
+    session = EngineSession()
+    won = ask(session, {"cmd": "solve", "game": "spider", "variant": {"suits": 1}, "seed": 1, "budget": 5000})
+    assert won["result"] == "winnable" and won["winnable"] and won["line"] and won["nodes"] > 0
+    short = ask(session, {"cmd": "solve", "game": "spider", "variant": {"suits": 4}, "seed": 1, "budget": 10})
+    assert short == {"ok": True, "result": "unknown", "winnable": False, "line": [], "nodes": 10}
+    lost = ask(session, {"cmd": "solve", "game": "wading-pool", "seed": 1})
+    assert lost["result"] == "unwinnable" and lost["line"] == []
+    bad = ask(session, {"cmd": "solve", "game": "wizard", "seed": 1, "budget": 0})
+    assert bad["ok"] is False and bad["error"]["code"] == "bad_budget"

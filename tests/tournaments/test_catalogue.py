@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from engine.rules import rules_for
+from engine import rules_for
 from services.tournaments.catalogue import (
     BAD_CHALLENGE_KEY,
     CATALOGUE,

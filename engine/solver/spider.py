@@ -1,0 +1,173 @@
+"""Full-knowledge Spider solver (1, 2 and 4 suits): the face-down cards and the stock are known.
+
+Two passes over one depth-first search (engine.solver.search), each child ordered by a score of
+the position it leads to (spider_board: cleared runs, face-down cards, empty columns, links):
+
+1. A pruned pass over macro-moves. A macro-move is a short sequence ending in progress: a run
+   put on its own suit (the whole run, so a link is gained), a card turned over, a column
+   emptied. A move that only shifts a run onto another suit or into an empty column, showing a
+   face-up card, is tried only together with a progress move it enables from that column. Runs
+   are never split, except that the top card alone may fill an empty column before a deal. Single-card moves blow up the
+   state space; these sequences keep it to the moves a strong player considers.
+2. If the pruned pass runs out of moves without a win (it proves nothing, since it skipped
+   moves), a complete pass over every legal move with what is left of the budget. Only this
+   pass may answer unwinnable. Its only reductions are exact: once the stock is empty, columns
+   are interchangeable, so the key sorts them, a run goes only into the first empty column, and a
+   whole column never moves into an empty one.
+"""
+
+from __future__ import annotations
+
+from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
+from ..intents import AnyIntent, DealIntent, MoveIntent
+from .search import UNWINNABLE, WINNABLE, SearchResult, depth_first
+from .spider_board import (
+    Node, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
+)
+
+DEAL = "deal"
+
+
+def _tops(cols, downs) -> tuple[dict[int, list[int]], list[int]]:
+    """Columns by the code of their face-up top card, and the empty columns."""
+    tops: dict[int, list[int]] = {}
+    empty = []
+    for i, col in enumerate(cols):
+        if not col:
+            empty.append(i)
+        elif len(col) > downs[i]:
+            tops.setdefault(col[-1], []).append(i)
+    return tops, empty
+
+
+def _onto(tops: dict[int, list[int]], rank: int):
+    """Columns whose top card is of `rank`, any suit: (column, top code)."""
+    for suit in range(4):
+        for dst in tops.get(suit * 16 + rank, ()):
+            yield dst, suit * 16 + rank
+
+
+class SpiderSearch:
+    def __init__(self, deals: tuple[tuple[int, ...], ...], runs_to_win: int) -> None:
+        self.deals = deals
+        self.runs_to_win = runs_to_win
+
+    def won(self, node: Node) -> bool:
+        return node[3] >= self.runs_to_win
+
+    def key(self, node: Node) -> bytes:
+        return key_of(node, len(self.deals))
+
+    def _build(self, node: Node, ranked: list):
+        """Children best first, each built only when the search gets to it."""
+        ranked.sort(key=lambda item: -item[0])
+        for _, steps in ranked:
+            child = node
+            for step in steps:
+                child = apply_deal(child, self.deals[child[2]]) if step == DEAL else apply_move(child, *step)
+            yield steps, child
+
+    def _deal(self, node: Node, empty: list[int]) -> list:
+        if node[2] < len(self.deals) and not empty:
+            return [(deal_gain(node[0], self.deals[node[2]]), (DEAL,))]
+        return []
+
+    # Pass 1 -------------------------------------------------------------------------------
+
+    def progress(self, node: Node) -> list[tuple[int, int, int]]:
+        cols, downs = node[0], node[1]
+        tops, empty = _tops(cols, downs)
+        moves = []
+        for src, col in enumerate(cols):
+            length = run_length(col, downs[src])
+            if not length:
+                continue
+            head = col[-length]
+            reveals = len(col) == length or len(col) - length == downs[src]  # empties or turns a card
+            for dst in tops.get(head + 1, ()):
+                moves.append((src, dst, length))
+            if reveals:
+                for dst, top in _onto(tops, (head & 15) + 1):
+                    if top != head + 1:
+                        moves.append((src, dst, length))
+                if empty and len(col) > length:
+                    moves.append((src, empty[0], length))
+        return moves
+
+    def lateral(self, node: Node) -> list[tuple[int, int, int]]:
+        """Whole runs moved off a face-up card they do not continue in suit."""
+        cols, downs = node[0], node[1]
+        tops, empty = _tops(cols, downs)
+        moves = []
+        for src, col in enumerate(cols):
+            length = run_length(col, downs[src])
+            if not length or len(col) == length or len(col) - length == downs[src]:
+                continue
+            head = col[-length]
+            for dst, top in _onto(tops, (head & 15) + 1):
+                if top != head + 1:
+                    moves.append((src, dst, length))
+            if empty:
+                moves.append((src, empty[0], length))
+        return moves
+
+    def expand_pruned(self, node: Node):
+        cols, downs = node[0], node[1]
+        ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node)]
+        for first in self.lateral(node):
+            middle = apply_move(node, *first)
+            gain = move_gain(cols, downs, *first)
+            src = first[0]
+            for second in self.progress(middle):
+                if src in (second[0], second[1]):
+                    ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second)))
+        _, empty = _tops(cols, downs)
+        if empty and node[2] < len(self.deals):  # columns must be filled before the next deal
+            for src, col in enumerate(cols):
+                length = run_length(col, downs[src])
+                counts = {count for count in (1, length) if 1 <= count <= length and count < len(col)}
+                for count in sorted(counts):
+                    move = (src, empty[0], count)
+                    ranked.append((move_gain(cols, downs, *move), (move,)))
+        ranked.extend(self._deal(node, empty))
+        return self._build(node, ranked)
+
+    # Pass 2 -------------------------------------------------------------------------------
+
+    def expand_complete(self, node: Node):
+        cols, downs = node[0], node[1]
+        tops, empty = _tops(cols, downs)
+        stock_left = node[2] < len(self.deals)
+        ranked = []
+        for src, col in enumerate(cols):
+            for count in range(1, run_length(col, downs[src]) + 1):
+                head = col[-count]
+                targets = [dst for dst, _ in _onto(tops, (head & 15) + 1) if dst != src]
+                if stock_left:
+                    targets += empty
+                elif count < len(col):
+                    targets += empty[:1]
+                for dst in targets:
+                    ranked.append((move_gain(cols, downs, src, dst, count), ((src, dst, count),)))
+        ranked.extend(self._deal(node, empty))
+        return self._build(node, ranked)
+
+
+def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
+    cols = [tuple(code_of(card) for card in pile.cards) for pile in board.columns]
+    stock = [code_of(card) for card in board.stock]
+    deals = tuple(tuple(stock[i : i + len(cols)]) for i in range(0, len(stock), len(cols)))
+    root = make_node(cols, [pile.down for pile in board.columns], 0, board.cleared_runs)
+    search = SpiderSearch(deals, RUNS_TO_WIN)
+    found = depth_first(root, search.expand_pruned, search.key, search.won, budget)
+    if found.result == UNWINNABLE:
+        first = found.nodes
+        found = depth_first(root, search.expand_complete, search.key, search.won, max(budget - first, 1))
+        found = SearchResult(found.result, found.steps, first + found.nodes)
+    if found.result != WINNABLE:
+        return found.result, (), found.nodes
+    line = tuple(
+        DealIntent() if step == DEAL else MoveIntent(COLUMN_NAMES[step[0]], COLUMN_NAMES[step[1]], step[2])
+        for step in found.steps
+    )
+    return found.result, line, found.nodes

@@ -1,0 +1,129 @@
+"""The Spider solver's own board: plain tuples of small ints, cheap to copy, hash and compare.
+
+A card is a code ``suit * 16 + rank``, so "same suit, one rank lower" is "code - 1" and a column
+key is a few bytes. A node is ``(columns, downs, dealt, cleared)``: the columns bottom to top, the
+face-down count of each, the deals made from the (fully known) stock and the runs cleared. The
+search orders moves by their gain (move_gain), read off the two column ends a move touches, so a
+child is built only when the search reaches it. The moves and the automatic flip and clearing follow engine/games/spider.py exactly;
+the tests replay every line the solver finds through the engine.
+"""
+
+from __future__ import annotations
+
+from ..cards import FRENCH_SUITS
+
+RUN = 13
+SUIT_INDEX = {suit: index for index, suit in enumerate(FRENCH_SUITS)}
+# A complete King-to-Ace run of each suit, as the last 13 codes of a column.
+_FULL = {suit * 16 + 1: tuple(suit * 16 + rank for rank in range(13, 0, -1)) for suit in range(4)}
+
+# Weights of the move order: a cleared run beats anything; turning a face-down card is the
+# progress that matters most; then an emptied column, a same-suit link, a link in another suit.
+# A deal covers ten cards, so it costs, less the links it happens to make.
+W_CLEAR, W_DOWN, W_EMPTY, W_SUIT, W_RANK, W_DEAL = 200, 6, 8, 3, 1, 12
+
+Node = tuple  # (columns, downs, dealt, cleared)
+
+
+def code_of(card) -> int:
+    return SUIT_INDEX[card.suit] * 16 + card.rank
+
+
+def _link(lower: int, upper: int) -> int:
+    """What it is worth that `upper` lies on `lower`."""
+    if upper == lower - 1:
+        return W_SUIT
+    return W_RANK if (upper & 15) == (lower & 15) - 1 else 0
+
+
+def move_gain(cols, downs, src: int, dst: int, count: int) -> int:
+    """The change a move makes to the position's worth, read off the two ends it touches."""
+    col = cols[src]
+    cut = len(col) - count  # index of the moving run's head
+    head = col[cut]
+    if cut == 0:
+        gain = W_EMPTY
+    elif cut == downs[src]:
+        gain = W_DOWN  # the card beneath turns over
+    else:
+        gain = -_link(col[cut - 1], head)
+    target = cols[dst]
+    if not target:
+        return gain - W_EMPTY
+    gain += _link(target[-1], head)
+    if head == target[-1] - 1 and (col[-1] & 15) == 1 and _completes(target, downs[dst], count):
+        gain += W_CLEAR
+    return gain
+
+
+def _completes(target: tuple[int, ...], down: int, count: int) -> bool:
+    """Would an Ace-ended run of `count` cards, put on this column in suit, complete K..A?"""
+    need = RUN - count
+    return len(target) - down >= need and run_length(target, down) >= need
+
+
+def deal_gain(cols, deal: tuple[int, ...]) -> int:
+    return sum(_link(col[-1], card) for col, card in zip(cols, deal) if col) - W_DEAL
+
+
+def run_length(col: tuple[int, ...], down: int) -> int:
+    """Same-suit descending face-up cards at the top of the column (0 if none is face up)."""
+    n = len(col)
+    if n <= down:
+        return 0
+    i = n - 1
+    while i > down and col[i - 1] == col[i] + 1:
+        i -= 1
+    return n - i
+
+
+def _ends_in_run(col: tuple[int, ...], down: int) -> bool:
+    return len(col) - down >= RUN and _FULL.get(col[-1]) == col[-RUN:]
+
+
+def make_node(cols, downs, dealt: int, cleared: int) -> Node:
+    return tuple(cols), tuple(downs), dealt, cleared
+
+
+def apply_move(node: Node, src: int, dst: int, count: int) -> Node:
+    cols, downs, dealt, cleared = node
+    source = cols[src]
+    rest = source[:-count]
+    moved = cols[dst] + source[-count:]
+    dst_down = downs[dst]
+    if _ends_in_run(moved, dst_down):  # only a move onto dst can complete a run
+        moved = moved[:-RUN]
+        dst_down = min(dst_down, max(len(moved) - 1, 0))
+        cleared += 1
+    new_cols, new_downs = list(cols), list(downs)
+    new_cols[src], new_cols[dst] = rest, moved
+    new_downs[src], new_downs[dst] = min(downs[src], max(len(rest) - 1, 0)), dst_down
+    return tuple(new_cols), tuple(new_downs), dealt, cleared
+
+
+def apply_deal(node: Node, deal: tuple[int, ...]) -> Node:
+    """One card onto each column from the left, then clear complete runs column by column, as
+    the engine does, until none is left."""
+    cols, downs, dealt, cleared = node
+    new_cols = [col + (deal[i],) if i < len(deal) else col for i, col in enumerate(cols)]
+    new_downs = list(downs)
+    found = True
+    while found:
+        found = False
+        for i, col in enumerate(new_cols):
+            if _ends_in_run(col, new_downs[i]):
+                new_cols[i] = col[:-RUN]
+                new_downs[i] = min(new_downs[i], max(len(col) - RUN - 1, 0))
+                cleared += 1
+                found = True
+    return make_node(new_cols, new_downs, dealt + 1, cleared)
+
+
+def key_of(node: Node, deals_total: int) -> bytes:
+    """The node as bytes. Once the stock is gone the columns are interchangeable, so they are
+    sorted; before that a deal tells them apart, so their order stays."""
+    cols, downs, dealt, cleared = node
+    parts = [bytes((down, *col)) for col, down in zip(cols, downs)]
+    if dealt == deals_total:
+        parts.sort()
+    return bytes((dealt, cleared)) + b"\xff".join(parts)

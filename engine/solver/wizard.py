@@ -1,0 +1,179 @@
+"""Full-knowledge solver for Solitaire Wizard (every redeals variant): the stock order is known.
+
+It searches the engine's own boards and applies moves with the engine's own `apply`, so a line is
+legal by construction (the tests still replay every one). Every legal play is searched except
+those that cannot matter:
+- a Wizard goes only to the first empty foundation slot, and a card only to the first empty
+  tableau pile: slots are alike and piles are alike (the key sorts the piles and reads the
+  foundations by suit, not by slot);
+- a whole pile never moves into an empty pile (the same position again).
+One move is made without branching because it is safe: a tableau card to its foundation when
+every card that could ever be put on it is on a foundation already (an Ace, which only a Wizard
+could cover and never does, or rank r when every suit's foundation holds r-1). A Wizard at the top
+of a tableau pile likewise goes up at once: it can go nowhere else and every suit has its slot.
+Waste cards never go up without branching: taking a card out of the stock cycle changes which
+cards later draws turn up, so it is not safe.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..cards import KING, WIZARD, WIZARD_SUITS
+from ..events import AnyEvent, CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled
+from ..games.wizard import RULES, WizardVariant
+from ..games.wizard_moves import (
+    DECK_SIZE, FOUNDATION_NAMES, TABLEAU_NAMES, WizardBoard, fits_foundation, fits_tableau, run_length,
+)
+from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
+from .search import UNWINNABLE, WINNABLE, SearchResult, depth_first
+
+_SUIT = {suit: index for index, suit in enumerate(WIZARD_SUITS)}
+Step = tuple[AnyIntent, AnyEvent]
+
+
+def _heights(board: WizardBoard) -> list[int]:
+    """Per suit: -1 while its Wizard is not up, else the rank on top of its foundation."""
+    heights = [-1] * len(WIZARD_SUITS)
+    for slot in board.foundations:
+        if slot.cards:
+            heights[_SUIT[slot.cards[0].suit]] = slot.cards[-1].rank
+    return heights
+
+
+def _to_foundation(card, board: WizardBoard) -> str | None:
+    """The one foundation slot this card should go to (the first empty one for a Wizard), or None."""
+    for index, slot in enumerate(board.foundations):
+        if fits_foundation(card, slot):
+            return FOUNDATION_NAMES[index]
+    return None
+
+
+def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
+    return MoveIntent(src, dst, len(cards)), CardsMoved(src=src, dst=dst, cards=tuple(card.id for card in cards))
+
+
+class WizardSearch:
+    def __init__(self, variant: WizardVariant, complete: bool = True) -> None:
+        self.variant = variant
+        self.complete = complete  # False: the pruned first pass (see solve_board)
+        self.redeals = variant.redeals
+
+    def apply(self, board: WizardBoard, step: Step) -> WizardBoard:
+        return RULES.apply(board, step[1], self.variant)
+
+    def close(self, board: WizardBoard) -> tuple[tuple[Step, ...], WizardBoard]:
+        """Make the safe foundation moves until none is left."""
+        steps: list[Step] = []
+        while True:
+            heights = _heights(board)
+            floor = min(heights)
+            step = None
+            for index, pile in enumerate(board.tableau):
+                card = pile.top
+                if len(pile.cards) <= pile.down or not (card.rank <= 1 or card.rank - 1 <= floor):
+                    continue
+                dst = _to_foundation(card, board)
+                if dst is not None:
+                    step = _move(board, TABLEAU_NAMES[index], dst, (card,))
+                    break
+            if step is None:
+                return tuple(steps), board
+            steps.append(step)
+            board = self.apply(board, step)
+
+    def key(self, board: WizardBoard):
+        tableau = tuple(sorted((pile.down, *(card.id for card in pile.cards)) for pile in board.tableau))
+        cycle = tuple(card.id for card in board.waste) + tuple(card.id for card in reversed(board.stock))
+        left = -1 if self.redeals is None else self.redeals - board.redeals_used
+        flags = (board.cast_open, board.cast_active, board.luck_open, board.luck_streak, left)
+        return tableau, tuple(_heights(board)), cycle, len(board.waste), flags
+
+    @staticmethod
+    def won(board: WizardBoard) -> bool:
+        return sum(len(slot.cards) for slot in board.foundations) == DECK_SIZE
+
+    def moves(self, board: WizardBoard) -> Iterator[tuple[int, Step]]:
+        """Every play that can matter, each with a rank for the order of search (lower first)."""
+        tableau = board.tableau
+        first_empty = next((i for i, pile in enumerate(tableau) if not pile.cards), None)
+        for s, pile in enumerate(tableau):
+            face_up = pile.face_up
+            if not face_up:
+                continue
+            top = face_up[-1]
+            dst = _to_foundation(top, board)
+            if dst is not None:
+                yield 0, _move(board, TABLEAU_NAMES[s], dst, (top,))
+            if top.rank == WIZARD:
+                continue
+            run = run_length(face_up)
+            for d, target in enumerate(tableau):
+                if d == s or (not target.cards and d != first_empty):
+                    continue
+                wanted = KING if not target.cards else target.cards[-1].rank - 1
+                count = wanted - top.rank + 1
+                if not 1 <= count <= run or not fits_tableau(face_up[-count], target):
+                    continue
+                if not target.cards and count == len(pile.cards):
+                    continue  # a whole pile into an empty one: the same position
+                reveals = count == len(face_up)  # flips a card or empties the pile
+                if not self.complete and not (
+                    (reveals and (target.cards or pile.down)) or (not reveals and _to_foundation(face_up[-count - 1], board))
+                ):
+                    continue
+                yield (1 if reveals else 5), _move(board, TABLEAU_NAMES[s], TABLEAU_NAMES[d], face_up[-count:])
+        if board.waste:
+            card = board.waste[-1]
+            dst = _to_foundation(card, board)
+            if dst is not None:
+                yield 2, _move(board, "waste", dst, (card,))
+            for d, target in enumerate(tableau):
+                if (target.cards or d == first_empty) and fits_tableau(card, target):
+                    yield 3, _move(board, "waste", TABLEAU_NAMES[d], (card,))
+        if board.luck_open:
+            for card in reversed(board.stock):
+                dst = _to_foundation(card, board)
+                if dst is not None:
+                    yield 4, (LuckIntent(card.id, dst), LuckPicked(card=card.id, dst=dst))
+                for d, target in enumerate(tableau):
+                    if (target.cards or d == first_empty) and fits_tableau(card, target):
+                        name = TABLEAU_NAMES[d]
+                        yield 6, (LuckIntent(card.id, name), LuckPicked(card=card.id, dst=name))
+        if board.cast_open:
+            yield 7, (CastIntent(), SpellCast())
+        if board.stock:
+            drawn = board.stock[-(1 if board.cast_active else 3) :]
+            yield 8, (DealIntent(), StockDealt(cards=tuple(card.id for card in reversed(drawn))))
+        elif board.waste and (self.redeals is None or board.redeals_used < self.redeals):
+            yield 9, (RecycleIntent(), WasteRecycled())
+        for f, slot in enumerate(board.foundations if self.complete else ()):
+            card = slot.top
+            if card is None or card.rank == WIZARD:
+                continue
+            for d, target in enumerate(tableau):
+                if (target.cards or d == first_empty) and fits_tableau(card, target):
+                    yield 10, _move(board, FOUNDATION_NAMES[f], TABLEAU_NAMES[d], (card,))
+
+    def expand(self, board: WizardBoard):
+        ranked = sorted(self.moves(board), key=lambda item: item[0])
+        for _, step in ranked:
+            steps, child = self.close(self.apply(board, step))
+            yield (step, *steps), child
+
+
+def solve_board(board: WizardBoard, variant: WizardVariant, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
+    """A pruned pass first (tableau moves only when they turn a card, empty a pile for a King or
+    free a card for its foundation; no card back from a foundation): it finds most wins in a
+    fraction of the nodes. Only the complete pass, with what is left of the budget, may answer
+    unwinnable."""
+    search = WizardSearch(variant, complete=False)
+    steps, root = search.close(board)
+    found = depth_first(root, search.expand, search.key, search.won, budget)
+    if found.result == UNWINNABLE:
+        first = found.nodes
+        search = WizardSearch(variant, complete=True)
+        found = depth_first(root, search.expand, search.key, search.won, max(budget - first, 1))
+        found = SearchResult(found.result, found.steps, first + found.nodes)
+    line = tuple(intent for intent, _ in steps + found.steps) if found.result == WINNABLE else ()
+    return found.result, line, found.nodes
