@@ -52,16 +52,17 @@ NO_TOKEN = TokenRefused("unauthorized", "send `Authorization: Bearer <token>` (P
 EXPIRED = TokenRefused("token_expired", "the token has expired: refresh tokens before they do, or start anew")
 
 
-def load_or_create_secret(configured: str | None, data_dir: Path) -> bytes:
+def load_or_create_secret(configured: str | None, data_dir: Path, name: str = "secret") -> bytes:
+    """The configured secret, else the one in data_dir/<name>, made once (each use has its own name)."""
     if configured:
         return configured.encode()
-    path = data_dir / "secret"
+    path = data_dir / name
     if not path.exists():
         data_dir.mkdir(parents=True, exist_ok=True)
         # Written whole to a private file, then linked into place: the link fails if another process
         # starting together got there first (both then read its secret), and nobody ever reads a
         # half-written, empty secret.
-        draft = data_dir / f".secret-{secrets.token_hex(8)}"
+        draft = data_dir / f".{name}-{secrets.token_hex(8)}"
         fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_urlsafe(32))

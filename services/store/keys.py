@@ -11,14 +11,19 @@ PREFIX = "arena:"
 GAME_PREFIX = f"{PREFIX}game:"
 
 
-def log_key(stream_id: str) -> str:
-    """A game's event stream: entry id `0-<version>`, one field `e` = msgpack StoredEvent. No TTL."""
-    return f"{GAME_PREFIX}{{{stream_id}}}:log"
+GAME_STREAMS = "game"  # the store's default namespace: game logs; others: "daily", "race"
 
 
-def moves_key(stream_id: str) -> str:
+def log_key(stream_id: str, namespace: str = GAME_STREAMS) -> str:
+    """An event stream: entry id `0-<version>`, one field `e` = msgpack StoredEvent. No TTL.
+    Game logs are `arena:game:{<id>}:log`; a challenge's or a race's stream lives in its own namespace,
+    so nothing that scans game logs ever mistakes one for a game."""
+    return f"{PREFIX}{namespace}:{{{stream_id}}}:log"
+
+
+def moves_key(stream_id: str, namespace: str = GAME_STREAMS) -> str:
     """Hash: client move id -> the stream version the move was stored at (idempotent retries)."""
-    return f"{GAME_PREFIX}{{{stream_id}}}:moves"
+    return f"{PREFIX}{namespace}:{{{stream_id}}}:moves"
 
 
 def meta_key(game_id: str) -> str:
@@ -124,7 +129,7 @@ def daily_counts_key(challenge: str) -> str:
 
 
 def daily_stream_id(challenge: str) -> str:
-    """Event stream (see log_key) of a challenge's own life: prepared, closed, revealed."""
+    """Event stream (namespace "daily", see log_key) of a challenge's own life: prepared, closed, revealed."""
     return f"daily-{challenge}"
 
 
@@ -142,3 +147,8 @@ def account_key(player_id: str) -> str:
 def account_name_key(folded_name: str) -> str:
     """String: the player id owning a display name, by its case-folded form (SET NX claims it)."""
     return f"{PREFIX}account-name:{{{folded_name}}}"
+
+
+def scheduler_lock_key(job: str) -> str:
+    """String: which process runs a daily job now (SET NX PX; released by its owner only)."""
+    return f"{PREFIX}scheduler:{{{job}}}"

@@ -32,6 +32,7 @@ from services.store.envelope import (
     moves_key,
 )
 from services.store.errors import StoreError, VersionConflict
+from services.store.keys import GAME_STREAMS
 
 
 # The append script compares versions as Lua numbers (doubles): past 2**53 they are no longer exact.
@@ -46,10 +47,15 @@ class EventStore:
     """Optimistic-concurrency event store. `clock` gives ts_ms (Unix ms) for new events."""
 
     def __init__(
-        self, client: aioredis.Redis | aioredis.RedisCluster, *, clock: Callable[[], int] = wall_clock_ms
+        self,
+        client: aioredis.Redis | aioredis.RedisCluster,
+        *,
+        clock: Callable[[], int] = wall_clock_ms,
+        namespace: str = GAME_STREAMS,
     ) -> None:
         self.client = client
         self.clock = clock
+        self.namespace = namespace  # whose streams: game logs by default; "daily", "race" for theirs
 
     # ---- writing -------------------------------------------------------------------------------
     async def append(
@@ -151,7 +157,7 @@ class EventStore:
             version = expected_version + offset
             stored = StoredEvent(event.type, version, event.schema, ts_ms, event.data, move_id)
             envelopes.append(encode_event(stored))
-        keys = [log_key(stream_id), moves_key(stream_id)]
+        keys = [log_key(stream_id, self.namespace), moves_key(stream_id, self.namespace)]
         return keys, [expected_version, move_id or "", *envelopes], ts_ms
 
     # ---- reading -------------------------------------------------------------------------------
@@ -160,21 +166,21 @@ class EventStore:
         check_stream_id(stream_id)
         if not _is_count(from_version, minimum=1):
             raise ValueError(f"from_version must be an int in 1..2**53, not {from_version!r}")
-        entries = await self.client.xrange(log_key(stream_id), f"0-{from_version}", "+")
+        entries = await self.client.xrange(log_key(stream_id, self.namespace), f"0-{from_version}", "+")
         return [decode_event(fields[ENTRY_FIELD]) for _entry_id, fields in entries]
 
     async def version(self, stream_id: str) -> int:
         """The stream's current version: the number of events in it (0 for a missing stream)."""
-        return int(await self.client.xlen(log_key(check_stream_id(stream_id))))
+        return int(await self.client.xlen(log_key(check_stream_id(stream_id), self.namespace)))
 
     async def exists(self, stream_id: str) -> bool:
-        return bool(await self.client.exists(log_key(check_stream_id(stream_id))))
+        return bool(await self.client.exists(log_key(check_stream_id(stream_id), self.namespace)))
 
     async def move_result(self, stream_id: str, move_id: str) -> int | None:
         """The version `move_id` was stored at, or None if that move id was never stored."""
         if check_move_id(move_id) is None:
             raise ValueError("move_result needs a move id, not None")
-        stored = await self.client.hget(moves_key(check_stream_id(stream_id)), move_id)
+        stored = await self.client.hget(moves_key(check_stream_id(stream_id), self.namespace), move_id)
         return None if stored is None else int(stored)
 
 
