@@ -3,6 +3,7 @@
 Frames from the socket and lines from stdin each arrive on their own queue; the session waits for
 whichever comes first. A dropped socket is reopened with backoff, its first frame (the snapshot)
 taken in, and c2s.sync sent with the version the client had, as the protocol asks after a gap.
+Every (re)connect asks the server for a new one-use ticket first (`url()`): a token never goes in a URL.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Callable
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from .play_api import PlayError
+from .play_api import PlayError, Unauthorized
 
 try:
     from websockets.asyncio.client import connect
@@ -44,13 +45,14 @@ class GameLink:
 
     def __init__(
         self,
-        url: str,
+        url: Callable[[], str],
+        where: str,
         absorb: Callable[[Frame], None],
         version: Callable[[], int],
         say: Callable[[str], None],
         reconnect_seconds: float,
     ) -> None:
-        self.url, self.absorb, self.version, self.say = url, absorb, version, say
+        self.url, self.where, self.absorb, self.version, self.say = url, where, absorb, version, say
         self.reconnect_seconds = reconnect_seconds
         self.socket = None
         self.pump: asyncio.Task | None = None
@@ -67,7 +69,8 @@ class GameLink:
     async def open(self) -> None:
         """Open a socket and take in its first frame: the snapshot, or the error that forbids it. A server too
         busy for the snapshot answers `unavailable` and keeps the socket: ask again with c2s.sync, backing off."""
-        socket = await connect(self.url, open_timeout=5, close_timeout=2)
+        url = await asyncio.to_thread(self.url)  # HTTP for the ticket: urllib blocks, so not on the loop
+        socket = await connect(url, open_timeout=5, close_timeout=2)
         try:
             frame = json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT))
             for delay in BUSY_BACKOFF:
@@ -115,7 +118,9 @@ class GameLink:
             try:
                 await self.open()
                 break
-            except CONNECT_ERRORS:
+            except Unauthorized:
+                raise  # the token was signed out or expired: reconnecting cannot help
+            except (*CONNECT_ERRORS, PlayError):  # PlayError: no ticket now (server away, busy, 503)
                 if time.monotonic() + delay > deadline:
                     raise PlayError(
                         f"lost the connection and could not reconnect within {self.reconnect_seconds:g} s"

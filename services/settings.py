@@ -11,6 +11,9 @@ from pathlib import Path
 
 from msgspec import Struct, structs
 
+HttpLimit = tuple[int, str]
+LIMIT_UNITS = ("second", "minute", "hour", "day")  # Litestar's RateLimitConfig units
+
 
 class Settings(Struct, frozen=True, kw_only=True):
     host: str = "127.0.0.1"
@@ -19,8 +22,15 @@ class Settings(Struct, frozen=True, kw_only=True):
     redis_url: str | None = None  # None: start the embedded Redis in data_dir
     secret: str | None = None  # None: generated once and kept in data_dir/secret
     max_frame_bytes: int = 4096  # a bigger websocket frame is refused with s2c.error
-    rate_per_second: float = 20.0  # token bucket refill per socket
-    rate_burst: int = 40  # token bucket size per socket
+    rate_per_second: float = 20.0  # frame budget refill per player, shared by all their sockets
+    rate_burst: int = 40  # frame budget size per player
+    # HTTP limits per client address: (requests, per "second" | "minute" | "hour" | "day"), None = off
+    limit_guests: HttpLimit | None = (30, "minute")  # POST /api/players/guest
+    limit_sign_in: HttpLimit | None = (10, "minute")  # routes that issue a token for one (refresh; later sign-in)
+    limit_games: HttpLimit | None = (60, "minute")  # POST /api/games
+    limit_tickets: HttpLimit | None = (120, "minute")  # POST /api/tickets (one per socket opened)
+    token_ttl_seconds: int = 30 * 86_400  # a token's lifetime; POST /api/session/refresh issues a new one
+    ticket_ttl_seconds: float = 30.0  # a socket ticket's lifetime (it also works only once)
     cache_games: int = 10_000  # active games kept in process (LRU)
     # Redis connections per server (per process), and how long a command waits for a free one before the
     # client is told unavailable (socket) or 503 (HTTP)
@@ -64,6 +74,18 @@ def _at_least(low: float, value, name: str):
     return value
 
 
+def parse_limit(text: str | None, default: HttpLimit | None, name: str) -> HttpLimit | None:
+    """`30/minute` -> (30, "minute"); `off` -> None (no limit); unset -> the default."""
+    if text is None or not text.strip():
+        return default
+    if text.strip().lower() == "off":
+        return None
+    count, _, unit = text.strip().partition("/")
+    if unit not in LIMIT_UNITS or not count.isdigit() or int(count) < 1:
+        raise ValueError(f"{name} wants a limit like 30/minute (per second, minute, hour or day) or off, not {text!r}")
+    return int(count), unit
+
+
 def settings_from_environment(environ: dict[str, str] | None = None) -> Settings:
     """Settings from ARENA_* variables and REDIS_URL; a bad number is a clear error at start-up."""
     env = os.environ if environ is None else environ
@@ -78,6 +100,12 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             max_frame_bytes=int(env.get("ARENA_MAX_FRAME_BYTES", defaults.max_frame_bytes)),
             rate_per_second=float(env.get("ARENA_RATE_PER_SECOND", defaults.rate_per_second)),
             rate_burst=int(env.get("ARENA_RATE_BURST", defaults.rate_burst)),
+            limit_guests=parse_limit(env.get("ARENA_LIMIT_GUESTS"), defaults.limit_guests, "ARENA_LIMIT_GUESTS"),
+            limit_sign_in=parse_limit(env.get("ARENA_LIMIT_SIGN_IN"), defaults.limit_sign_in, "ARENA_LIMIT_SIGN_IN"),
+            limit_games=parse_limit(env.get("ARENA_LIMIT_GAMES"), defaults.limit_games, "ARENA_LIMIT_GAMES"),
+            limit_tickets=parse_limit(env.get("ARENA_LIMIT_TICKETS"), defaults.limit_tickets, "ARENA_LIMIT_TICKETS"),
+            token_ttl_seconds=int(env.get("ARENA_TOKEN_TTL_SECONDS", defaults.token_ttl_seconds)),
+            ticket_ttl_seconds=float(env.get("ARENA_TICKET_TTL_SECONDS", defaults.ticket_ttl_seconds)),
             cache_games=int(env.get("ARENA_CACHE_GAMES", defaults.cache_games)),
             redis_pool_size=_at_least(1, int(env.get("ARENA_REDIS_POOL_SIZE", defaults.redis_pool_size)),
                                       "ARENA_REDIS_POOL_SIZE"),

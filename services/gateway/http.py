@@ -1,11 +1,12 @@
-"""HTTP routes: guest identity, games (create, summary, mine), health and readiness. Thin: the
-service does the work; these only check identity and shape bodies."""
+"""HTTP routes: games (create, summary, mine), health and readiness. Thin: the service does the work;
+these only shape bodies (the player comes from auth.current_player, identity routes are in
+session_routes.py)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 from litestar.datastructures import State
@@ -14,14 +15,9 @@ from msgspec import Meta, Struct, json
 from engine import RuleError
 
 from ..games.service import GameService, GameSummary
-from ..identity import Identity
 from .bodies import decode_body
 from .errors import ApiError, ErrorBody
-
-
-class GuestCreated(Struct, frozen=True):
-    player_id: str
-    token: str
+from .limits import rate_limited
 
 
 class CreateGame(Struct, frozen=True, forbid_unknown_fields=True):
@@ -38,35 +34,11 @@ class Health(Struct, frozen=True):
     detail: str = ""
 
 
-def bearer_token(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
-
-
-async def current_player(request: Request, identity: NamedDependency[Identity]) -> str:
-    """The player the request's token names; 401 without a valid one."""
-    player_id = identity.player_of(bearer_token(request))
-    if player_id is None:
-        raise ApiError(401, "unauthorized", "send `Authorization: Bearer <token>` (POST /api/players/guest)")
-    return player_id
-
-
-class PlayersController(Controller):
-    path = "/api/players"
-    tags = ["players"]
-
-    @post("/guest", status_code=201)
-    async def create_guest(self, identity: NamedDependency[Identity]) -> GuestCreated:
-        player_id, token = identity.new_guest()
-        return GuestCreated(player_id, token)
-
-
 class GamesController(Controller):
     path = "/api/games"
     tags = ["games"]
 
-    @post("/", status_code=201)
+    @post("/", status_code=201, opt=rate_limited("games"))
     async def create_game(
         self, request: Request, service: NamedDependency[GameService], player_id: NamedDependency[str]
     ) -> GameSummary:
@@ -109,4 +81,4 @@ async def ready(state: State) -> Health:
     return Health("ready")
 
 
-__all__ = ["ErrorBody", "GamesController", "PlayersController", "current_player", "health", "ready"]
+__all__ = ["ErrorBody", "GamesController", "health", "ready"]

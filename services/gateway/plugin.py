@@ -1,4 +1,4 @@
-"""The one init plugin: wires Redis, the event store, the game service, identity and the fan-out.
+"""The one init plugin: wires Redis, the event store, the game service, identity, limits and the fan-out.
 
 Redis comes from `settings.redis_url` (`arena serve` starts the embedded server first when none
 is set). The fan-out carries updates over Redis pub/sub, so several gateway processes on one
@@ -14,14 +14,15 @@ from litestar import Litestar
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.exceptions import TooManyRequestsException
 from litestar.plugins import InitPluginProtocol
 
 from ..games.service import GameService
-from ..games.appender import Appender
-from ..identity import Identity, load_or_create_secret
+from ..identity import Identity, TokenClaims, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url, server_client
+from ..sessions import Sessions
 from ..settings import Settings
-from ..store import EventStore
+from .auth import current_claims, current_player
 from .catalog import CatalogController
 from .errors import ApiError, api_error_response, unavailable_response
 from .fanout import Fanout
@@ -29,9 +30,12 @@ from .overload import UNAVAILABLE_ERRORS
 from .pubsub_link import PubSubLink
 from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
-from .http import GamesController, PlayersController, current_player, health, ready
+from .http import GamesController, health, ready
 from .daily_routes import DailiesController, StatsController
+from .limits import limit_middleware, register_limit_store, too_many_requests_handler
+from .player_budget import PlayerBudgets
 from .replay_routes import ReplaysController
+from .session_routes import PlayersController, SessionController, TicketsController
 from .sockets import echo_socket, game_socket
 
 
@@ -43,12 +47,17 @@ def _tournaments(state: State) -> TournamentService:
     return state.tournaments
 
 
+def _sessions(state: State) -> Sessions:
+    return state.sessions
+
+
 class ArenaPlugin(InitPluginProtocol):
     def __init__(self, settings: Settings) -> None:
         if not settings.redis_url:
             raise ValueError("create_app needs settings.redis_url (`arena serve` starts an embedded Redis)")
         self.settings = settings
-        self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir))
+        self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir), settings.token_ttl_seconds)
+        self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst)
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
         pool = {"pool_size": settings.redis_pool_size, "pool_timeout": settings.redis_pool_timeout}
@@ -64,6 +73,8 @@ class ArenaPlugin(InitPluginProtocol):
             running = ProcessServices(client, self.settings)
             app.state.service, app.state.validators = running.games, running.validators
             app.state.tournaments = running.tournaments
+            app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds)
+            register_limit_store(app, client)
             await self.fanout.start()
             running.start()
             try:
@@ -75,7 +86,7 @@ class ArenaPlugin(InitPluginProtocol):
             await client.aclose()
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
-        settings, identity, fanout = self.settings, self.identity, self.fanout
+        settings, identity, fanout, budgets = self.settings, self.identity, self.fanout, self.budgets
         app_config.lifespan.append(self.lifespan)
         app_config.dependencies.update(
             {
@@ -83,6 +94,9 @@ class ArenaPlugin(InitPluginProtocol):
                 "identity": Provide(lambda: identity, use_cache=True, sync_to_thread=False),
                 "settings": Provide(lambda: settings, use_cache=True, sync_to_thread=False),
                 "fanout": Provide(lambda: fanout, use_cache=True, sync_to_thread=False),
+                "sessions": Provide(_sessions, sync_to_thread=False),
+                "budgets": Provide(lambda: budgets, use_cache=True, sync_to_thread=False),
+                "claims": Provide(current_claims),
                 "player_id": Provide(current_player),
                 "tournaments": Provide(_tournaments, sync_to_thread=False),
             }
@@ -94,14 +108,19 @@ class ArenaPlugin(InitPluginProtocol):
                 "Identity": Identity,
                 "Settings": Settings,
                 "Fanout": Fanout,
+                "Sessions": Sessions,
+                "TokenClaims": TokenClaims,
+                "PlayerBudgets": PlayerBudgets,
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
+        app_config.exception_handlers[TooManyRequestsException] = too_many_requests_handler(settings)
         for error in UNAVAILABLE_ERRORS:
             app_config.exception_handlers[error] = unavailable_response
+        app_config.middleware.extend(limit_middleware(settings))
         app_config.route_handlers.extend(
-            [PlayersController, GamesController, CatalogController, ReplaysController, DailiesController,
-             StatsController, health, ready, game_socket]
+            [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
+             ReplaysController, DailiesController, StatsController, health, ready, game_socket]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

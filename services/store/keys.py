@@ -36,6 +36,22 @@ def player_games_key(player_id: str) -> str:
     return f"{PREFIX}player:{{{player_id}}}:games"
 
 
+def token_generation_key(player_id: str) -> str:
+    """A player's token generation (integer, absent = 0): a token issued at a lower one is signed out.
+    Expires a token lifetime after the last sign-out, when every token it ended has expired too."""
+    return f"{PREFIX}player:{{{player_id}}}:token_gen"
+
+
+def ticket_key(ticket: str) -> str:
+    """A one-use socket ticket -> "<player id> <token generation>"; expires with the ticket (seconds)."""
+    return f"{PREFIX}ticket:{ticket}"
+
+
+# Litestar's RedisStore for the HTTP rate limits puts this and a colon before its keys
+# ("arena:rate:RateLimitMiddleware::<limit>:<address>"); each expires with its window.
+RATE_LIMIT_NAMESPACE = f"{PREFIX}rate"
+
+
 def updates_channel(game_id: str) -> str:
     """Pub/sub channel carrying a game's versioned updates between gateway processes."""
     return f"{PREFIX}updates:{game_id}"

@@ -9,8 +9,9 @@ from .board import Board
 from .deals import winnable_pairing_deal
 
 WISH = ("wish", (("mode", "standard"),))
-# What Chromium logs while the server is down: failed socket handshakes, nothing of ours.
-SOCKET_DOWN = r"WebSocket connection to .* failed"
+# What Chromium logs while the server is down: failed socket handshakes and ticket requests that never
+# reached it, nothing of ours.
+SOCKET_DOWN = r"WebSocket connection to .* failed|Failed to load resource: net::ERR_CONNECTION_REFUSED"
 
 pytestmark = pytest.mark.browser
 

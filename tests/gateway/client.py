@@ -107,8 +107,15 @@ class Client:
     def summary(self, game_id: str) -> dict[str, Any]:
         return self.http.get(f"/api/games/{game_id}", headers=self.headers).raise_for_status().json()
 
-    def open(self, game_id: str, base_url: str | None = None) -> Socket:
+    def ticket(self, base_url: str | None = None) -> str:
+        """A one-use socket ticket (the token itself never goes in a URL)."""
+        url = f"{base_url or self.base_url}/api/tickets"
+        return self.http.post(url, headers=self.headers).raise_for_status().json()["ticket"]
+
+    def open(self, game_id: str, base_url: str | None = None, ticket: str | None = None) -> Socket:
+        """A socket to the game, authenticated with a fresh ticket from the same server (or `ticket`)."""
+        ticket = ticket or self.ticket(base_url)
         ws_url = (base_url or self.base_url).replace("http://", "ws://")
         # Entered as a context manager by hand: the socket outlives this call.
-        conn = connect(f"{ws_url}/ws/games/{game_id}?token={self.token}", max_size=None).__enter__()
+        conn = connect(f"{ws_url}/ws/games/{game_id}?ticket={ticket}", max_size=None).__enter__()
         return Socket(conn, game_id, self.audit)

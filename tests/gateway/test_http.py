@@ -39,7 +39,7 @@ def test_requests_without_a_valid_token_are_refused(http, alice):
     assert http.get("/api/games").status_code == 401
     forged = {"Authorization": f"Bearer {alice.player_id}.not-the-signature"}
     response = http.post("/api/games", json={"game": "wish"}, headers=forged)
-    assert response.status_code == 401 and response.json()["code"] == "unauthorized"
+    assert response.status_code == 401 and response.json()["code"] == "bad_token"
 
 
 def test_create_summary_and_my_games(alice, bob, http):
