@@ -53,6 +53,11 @@ class Sessions:
             return SIGNED_OUT
         return claims
 
+    async def issue(self, player_id: str) -> IssuedToken:
+        """A token for a player who proved who they are (a sign-in): of the current generation, so a
+        sign-out before it does not end it."""
+        return self.identity.token_for(player_id, await self._generation(player_id))
+
     async def refresh(self, claims: TokenClaims) -> IssuedToken:
         """A new token for the same player, living a full lifetime from now. The old one lives out its
         own time (a client that lost the answer still has a working token); signing out ends both."""

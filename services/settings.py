@@ -43,6 +43,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     log_level: str = "warning"
     # Python's default (700, 10, 10) gave 200 ms full collections under 1k sockets (bench: p99 200 ms -> 20 ms)
     gc_thresholds: tuple[int, int, int] = (20_000, 50, 1000)
+    daily_games: tuple[str, ...] = ()  # restrict the dailies to these game ids (empty: the whole catalogue)
+    test_clock_file: Path | None = None  # tests only: read "now" from this file (services/clock.py)
     tournament_secret: str | None = None  # None: generated once into data_dir/tournament-secret
     scheduler: bool = True  # prepare and settle daily challenges in this process (safe on every process)
     validators: int = 1  # replay validator workers inside this process (0: run `arena validate` instead)
@@ -117,6 +119,8 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             log_level=env.get("ARENA_LOG_LEVEL", defaults.log_level),
             gc_thresholds=_thresholds(env.get("ARENA_GC_THRESHOLDS"), defaults.gc_thresholds),
             tournament_secret=env.get("ARENA_TOURNAMENT_SECRET") or None,
+            daily_games=tuple(g.strip() for g in env.get("ARENA_DAILY_GAMES", "").split(",") if g.strip()),
+            test_clock_file=Path(env["ARENA_TEST_CLOCK_FILE"]) if env.get("ARENA_TEST_CLOCK_FILE") else None,
             scheduler=_flag(env.get("ARENA_SCHEDULER", "1")),
             validators=int(env.get("ARENA_VALIDATORS", defaults.validators)),
             review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),

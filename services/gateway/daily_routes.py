@@ -20,14 +20,15 @@ from engine import RuleError
 
 from ..games.model import GameSummary
 from ..games.service import GameService
-from ..identity import Identity
-from ..tournaments.catalogue import challenges_of, utc_date_of
+from ..identity import TokenRefused
+from ..sessions import Sessions
+from ..tournaments.catalogue import utc_date_of
 from ..tournaments.challenge import ChallengeInfo, public_info
 from ..tournaments.leaderboard import BoardCounts, BoardPage, Standing
 from ..tournaments.service import TournamentService
 from ..tournaments.stats_view import PlayerStatsView, player_stats
 from .errors import ApiError
-from .http import bearer_token
+from .auth import bearer_token
 
 AHEAD_DAYS = 7
 
@@ -66,8 +67,10 @@ class Leaderboard(Struct, frozen=True):
     mine: Standing | None = None
 
 
-def _player(request: Request, identity: Identity) -> str | None:
-    return identity.player_of(bearer_token(request))
+async def _player(request: Request, sessions: Sessions) -> str | None:
+    """The asking player when the request carries a good token; anyone may read without one."""
+    checked = await sessions.check(bearer_token(request))
+    return None if isinstance(checked, TokenRefused) else checked.player_id
 
 
 def _key(date: str, game: str, variant: str) -> str:
@@ -95,7 +98,7 @@ async def _card(t: TournamentService, key: str, player: str | None, now: int) ->
 
 async def _day(t: TournamentService, day: dt.date, player: str | None) -> Day:
     now = t.clock()
-    cards = [await _card(t, ref.key, player, now) for ref in challenges_of(day)]
+    cards = [await _card(t, ref.key, player, now) for ref in t.challenges_of(day)]
     return Day(day.isoformat(), now, [card for card in cards if card is not None])
 
 
@@ -105,13 +108,13 @@ class DailiesController(Controller):
 
     @get("/")
     async def dailies(self, request: Request, tournaments: NamedDependency[TournamentService],
-                      identity: NamedDependency[Identity]) -> Dailies:
+                      sessions: NamedDependency[Sessions]) -> Dailies:
         """Today's challenges with their commitments and my status, yesterday's, and the commitments ahead."""
-        player, now = _player(request, identity), tournaments.clock()
+        player, now = await _player(request, sessions), tournaments.clock()
         today = dt.date.fromisoformat(utc_date_of(now))
         upcoming = []
         for offset in range(1, AHEAD_DAYS + 1):
-            for ref in challenges_of(today + dt.timedelta(days=offset)):
+            for ref in tournaments.challenges_of(today + dt.timedelta(days=offset)):
                 info = public_info(await tournaments.challenge(ref.key), now)
                 if not isinstance(info, RuleError):
                     upcoming.append(info)
@@ -120,13 +123,13 @@ class DailiesController(Controller):
 
     @get("/{date:str}")
     async def day(self, date: FromPath[str], request: Request, tournaments: NamedDependency[TournamentService],
-                  identity: NamedDependency[Identity]) -> Day:
+                  sessions: NamedDependency[Sessions]) -> Day:
         """One day's challenges: seed, salt, counter and day key once the day is final."""
         try:
             day = dt.date.fromisoformat(date)
         except ValueError:
             raise ApiError(400, "bad_date", f"a day is a date like 2026-12-01, not {date!r}") from None
-        return await _day(tournaments, day, _player(request, identity))
+        return await _day(tournaments, day, await _player(request, sessions))
 
     @post("/{date:str}/{game:str}/{variant:str}/attempt", status_code=200)
     async def attempt(self, date: FromPath[str], game: FromPath[str], variant: FromPath[str],
@@ -150,7 +153,7 @@ class DailiesController(Controller):
     @get("/{date:str}/{game:str}/{variant:str}/leaderboard")
     async def leaderboard(
         self, date: FromPath[str], game: FromPath[str], variant: FromPath[str], request: Request,
-        tournaments: NamedDependency[TournamentService], identity: NamedDependency[Identity],
+        tournaments: NamedDependency[TournamentService], sessions: NamedDependency[Sessions],
         offset: Annotated[int, Parameter(ge=0, le=2**31)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=100)] = 50,
     ) -> Leaderboard:
@@ -162,7 +165,7 @@ class DailiesController(Controller):
         page = await tournaments.board.page(key, offset, limit)
         if isinstance(page, RuleError):
             raise ApiError(400, page.code, page.message)
-        player = _player(request, identity)
+        player = await _player(request, sessions)
         mine = await tournaments.board.standing(key, player) if player else None
         return Leaderboard(info, page, await tournaments.board.counts(key), mine)
 

@@ -31,6 +31,7 @@ from .pubsub_link import PubSubLink
 from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
 from .http import GamesController, health, ready
+from .account_routes import AccountsController
 from .daily_routes import DailiesController, StatsController
 from .limits import limit_middleware, register_limit_store, too_many_requests_handler
 from .player_budget import PlayerBudgets
@@ -120,7 +121,7 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.middleware.extend(limit_middleware(settings))
         app_config.route_handlers.extend(
             [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
-             ReplaysController, DailiesController, StatsController, health, ready, game_socket]
+             ReplaysController, DailiesController, StatsController, AccountsController, health, ready, game_socket]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..games.appender import Appender
 from ..games.service import AllResults, GameService
+from ..clock import server_clock
 from ..settings import Settings
 from ..store import EventStore
 from ..tournaments.scheduler import DailyScheduler
@@ -22,12 +23,12 @@ from ..validator.runtime import Validators
 
 class ProcessServices:
     def __init__(self, client: Any, settings: Settings) -> None:
-        store = EventStore(client)
+        store = EventStore(client, clock=server_clock(settings.test_clock_file))
         self.validators = Validators(client, store, workers=settings.validators,
                                      review_floor_ms=settings.review_floor_ms)
         self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store))
         secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
-        self.tournaments = TournamentService(client, self.games, secret=secret)
+        self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games)
         self.games.results = AllResults(self.validators.submitter, self.tournaments)
         self.validators.queue.seeds = self.tournaments.seed_for
         self.validators.queue.sink = self.tournaments.verdict

@@ -17,7 +17,7 @@ from redis.exceptions import RedisError
 
 from ..store import StoreError
 from ..store.keys import scheduler_lock_key
-from .catalogue import challenges_of, utc_date_of
+from .catalogue import utc_date_of
 from .service import TournamentService
 
 AHEAD_DAYS = 7  # commitments published for today and the next 7 days
@@ -53,7 +53,7 @@ class DailyScheduler:
             if offset >= 0:
                 await self._locked(f"prepare:{day.isoformat()}", lambda d=day: self.tournaments.prepare_days(d, 1))
             if offset <= 0:
-                for ref in challenges_of(day):
+                for ref in self.tournaments.challenges_of(day):
                     await self._locked(f"settle:{ref.key}", lambda r=ref: self.tournaments.settle(r))
 
     async def run(self, stop: asyncio.Event) -> None:

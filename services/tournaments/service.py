@@ -40,12 +40,19 @@ ATTEMPT_NOT_OVER = "attempt_not_over"
 
 
 class TournamentService:
-    def __init__(self, redis: Any, games: GameService, *, secret: bytes, clock: Callable[[], int] | None = None) -> None:
+    def __init__(self, redis: Any, games: GameService, *, secret: bytes, clock: Callable[[], int] | None = None,
+                 daily_games: tuple[str, ...] = ()) -> None:
         self.redis, self.games, self.secret = redis, games, secret
+        self.daily_games = daily_games
         self.clock = clock or games.clock
         self.store = EventStore(redis, clock=self.clock, namespace="daily")
         self.board = RedisLeaderboard(redis)
         self.accounts = AccountStore(redis)
+
+    def challenges_of(self, day: dt.date) -> list[ChallengeRef]:
+        """The day's challenges this deployment runs: the catalogue, or the games ARENA_DAILY_GAMES names."""
+        refs = challenges_of(day)
+        return [r for r in refs if r.daily.game in self.daily_games] if self.daily_games else refs
 
     # Reading streams --------------------------------------------------------------------------
 
@@ -101,7 +108,7 @@ class TournamentService:
     async def prepare_days(self, first: dt.date, days: int) -> int:
         prepared = 0
         for offset in range(days):
-            for ref in challenges_of(first + dt.timedelta(days=offset)):
+            for ref in self.challenges_of(first + dt.timedelta(days=offset)):
                 if (await self.challenge(ref.key)).prepared is None:
                     await self.prepare(ref)
                     prepared += 1

@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 
 import httpx
 import pytest
@@ -19,8 +20,8 @@ pytestmark = pytest.mark.integration
 
 
 class ServeProcess:
-    def __init__(self, redis_url: str | None, data_dir) -> None:
-        env = {**os.environ, "ARENA_SECRET": SECRET, "ARENA_DATA_DIR": str(data_dir)}
+    def __init__(self, redis_url: str | None, data_dir, extra_env: dict[str, str] | None = None) -> None:
+        env = {**os.environ, "ARENA_SECRET": SECRET, "ARENA_DATA_DIR": str(data_dir), **(extra_env or {})}
         env.pop("REDIS_URL", None)
         env.pop("ARENA_SECRET", None) if redis_url is None else env.update(REDIS_URL=redis_url)
         self.process = subprocess.Popen(
@@ -33,13 +34,16 @@ class ServeProcess:
             self.process.kill()
             raise RuntimeError(f"arena serve did not start: {line}{self.process.stdout.read()}")
         self.url = found.group(0)
+        self.output: list[str] = []  # what it prints, drained so a chatty server never blocks on a full pipe
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        for line in self.process.stdout:
+            self.output.append(line)
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(20)
-        finally:
-            self.process.stdout.close()
+        return self.process.wait(20)
 
 
 @pytest.fixture
