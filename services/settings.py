@@ -47,6 +47,7 @@ class Settings(Struct, frozen=True, kw_only=True):
     test_clock_file: Path | None = None  # tests only: read "now" from this file (services/clock.py)
     tournament_secret: str | None = None  # None: generated once into data_dir/tournament-secret
     scheduler: bool = True  # prepare and settle daily challenges in this process (safe on every process)
+    retention_days: int = 30  # ended casual guest games are trimmed after this many days (0: keep all)
     validators: int = 1  # replay validator workers inside this process (0: run `arena validate` instead)
     review_floor_ms: int = 150  # a verified win whose median time between moves is below this is flagged
     # Extra game modules (dotted names, each defining RULES) `arena serve` registers at start-up.
@@ -122,6 +123,7 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             daily_games=tuple(g.strip() for g in env.get("ARENA_DAILY_GAMES", "").split(",") if g.strip()),
             test_clock_file=Path(env["ARENA_TEST_CLOCK_FILE"]) if env.get("ARENA_TEST_CLOCK_FILE") else None,
             scheduler=_flag(env.get("ARENA_SCHEDULER", "1")),
+            retention_days=int(env.get("ARENA_RETENTION_DAYS", defaults.retention_days)),
             validators=int(env.get("ARENA_VALIDATORS", defaults.validators)),
             review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),
             game_modules=tuple(name.strip() for name in env.get("ARENA_GAME_MODULES", "").split(",") if name.strip()),

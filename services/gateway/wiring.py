@@ -12,6 +12,7 @@ import contextlib
 from typing import Any
 
 from ..games.appender import Appender
+from ..games.retention import Retention
 from ..games.service import AllResults, GameService
 from ..clock import server_clock
 from ..settings import Settings
@@ -29,23 +30,26 @@ class ProcessServices:
         self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store))
         secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
         self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games)
-        self.games.results = AllResults(self.validators.submitter, self.tournaments)
+        self.retention = Retention(client, days=settings.retention_days, clock=store.clock)
+        self.games.results = AllResults(self.validators.submitter, self.tournaments, self.retention)
         self.validators.queue.seeds = self.tournaments.seed_for
         self.validators.queue.sink = self.tournaments.verdict
         self.scheduler = DailyScheduler(self.tournaments)
         self._stop = asyncio.Event()
-        self._scheduler: asyncio.Task | None = None
+        self._tasks: list[asyncio.Task] = []
         self.run_scheduler = settings.scheduler
 
     def start(self) -> None:
         self.validators.start()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self.retention.run(self._stop))]
         if self.run_scheduler:
-            self._scheduler = asyncio.get_running_loop().create_task(self.scheduler.run(self._stop))
+            self._tasks.append(loop.create_task(self.scheduler.run(self._stop)))
 
     async def stop(self) -> None:
         self._stop.set()
-        if self._scheduler is not None:
-            self._scheduler.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._scheduler
+                await task
         await self.validators.stop()

@@ -152,3 +152,8 @@ def account_name_key(folded_name: str) -> str:
 def scheduler_lock_key(job: str) -> str:
     """String: which process runs a daily job now (SET NX PX; released by its owner only)."""
     return f"{PREFIX}scheduler:{{{job}}}"
+
+
+def retention_key() -> str:
+    """Sorted set: casual or practice game id -> when it ended; trimmed after the retention period."""
+    return f"{PREFIX}{{retention}}:ended"
