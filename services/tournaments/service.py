@@ -255,6 +255,8 @@ class TournamentService:
         if events:
             await self._append(attempt_stream_id(key, created.player_id), version, events)
         if verdict.verified:
+            if verdict.flagged:
+                await self.board.flag(key, created.player_id)
             await self.board.promote(key, created.player_id)
         else:
             await self.board.remove(key, created.player_id)

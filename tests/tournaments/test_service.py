@@ -115,3 +115,15 @@ async def test_two_schedulers_close_a_day_once(stack, private_redis_client, cloc
     await asyncio.gather(stack.tournaments.settle(ref), other.tournaments.settle(ref))
     types = [e.type for e in await stack.tournaments.store.read(f"daily-{ref.key}")]
     assert types == ["challenge_prepared", "challenge_closed", "seed_revealed"]
+
+
+async def test_a_win_faster_than_the_review_floor_is_ranked_and_shown_flagged(stack, clock):
+    ref = next(ref for ref in challenges_of(DAY + dt.timedelta(days=2)) if ref.daily.game == "wish")
+    await stack.tournaments.prepare(ref)
+    clock.now = ref.opens_at_ms + HOUR
+    stack.validators.queue.review_floor_ms = 10_000  # the test's player moves every 500 ms
+    player = (await stack.tournaments.accounts.register(unique_id("Fa")[:18], "correct horse battery")).player_id
+    await win(stack, player, ref.key, clock)
+    await stack.validate()
+    [row] = (await stack.tournaments.board.page(ref.key)).rows
+    assert row.entry.player == player and row.entry.flagged and row.rank == 1
