@@ -138,12 +138,21 @@ def test_a_move_link_opens_the_replay_at_that_move_and_share_copies_it(page, won
     assert board_ids(page) == engine_ids(seed, line, 5)
     assert page.locator('.move-list li[aria-current="step"]').get_attribute("data-step") == "5"
     assert page.locator(".strip .cell.current").get_attribute("data-step") == "5"
-    page.keyboard.press("ArrowRight")
+    page.click("[data-control=forward]")
     assert page.url.endswith(f"?game={game_id}&move=6"), "the address follows the step shown"
+    page.focus("[data-control=end]")
+    page.keyboard.press(" ")  # Space plays; it does not press the focused button (that would go to the end)
+    assert page.evaluate("window.replay.player.playing && window.replay.player.step < window.replay.player.last")
+    page.keyboard.press(" ")
+    assert not page.evaluate("window.replay.player.playing")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert shown_step(page) == 1
     page.evaluate("delete Navigator.prototype.share")  # a desktop browser with no share sheet: the clipboard
     page.click("button.share")
     page.wait_for_function("document.getElementById('toast').textContent.includes('copied')")
     assert page.evaluate("navigator.clipboard.readText()") == page.url
+    assert page.url.endswith(f"/replay.html?game={game_id}&move=1")
     open_replay(page, game_id, "&move=999")
     assert shown_step(page) == len(line), "past the end: the last move"
     open_replay(page, game_id, "&move=nonsense")
