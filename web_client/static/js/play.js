@@ -93,6 +93,9 @@ function showEndDialog(state) {
   dialog.querySelector("#end-title").textContent = title;
   dialog.querySelector("#end-text").textContent = text(view, formatTime(state.elapsedMs));
   dialog.querySelector("[data-end-action=undo]").hidden = legalAction(view, "undo") === null;
+  const replay = dialog.querySelector(".end-replay"); // public once the server reveals the deal number
+  replay.hidden = state.seed === null;
+  replay.href = `replay.html?game=${encodeURIComponent(state.gameId)}`;
   if (!dialog.open) dialog.showModal();
 }
 
