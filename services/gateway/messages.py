@@ -7,7 +7,7 @@ engine, not this module, decides whether it is legal.
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated, Any, Union
 
 import msgspec
 from msgspec import Meta, Struct
@@ -79,7 +79,16 @@ class PongS2C(S2C, tag="s2c.pong"):
     pass
 
 
-AnyS2C = Union[SnapshotS2C, UpdateS2C, AcceptedS2C, RejectedS2C, ErrorS2C, PongS2C]
+class BoardS2C(S2C, tag="s2c.board"):
+    """A daily challenge's leaderboard changed (an attempt started or ended, a win verified or removed,
+    the board made final): its counts at `version`; read the page again over HTTP."""
+
+    challenge: str
+    version: int
+    counts: Any
+
+
+AnyS2C = Union[SnapshotS2C, UpdateS2C, AcceptedS2C, RejectedS2C, ErrorS2C, PongS2C, BoardS2C]
 
 _decoder = msgspec.json.Decoder(AnyC2S)
 _encoder = msgspec.json.Encoder()

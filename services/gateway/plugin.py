@@ -32,6 +32,7 @@ from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
 from .http import GamesController, health, ready
 from .account_routes import AccountsController
+from .board_socket import announcer, board_socket
 from .daily_routes import DailiesController, StatsController
 from .limits import limit_middleware, register_limit_store, too_many_requests_handler
 from .player_budget import PlayerBudgets
@@ -74,6 +75,7 @@ class ArenaPlugin(InitPluginProtocol):
             running = ProcessServices(client, self.settings)
             app.state.service, app.state.validators = running.games, running.validators
             app.state.tournaments = running.tournaments
+            running.tournaments.board_changed = announcer(self.fanout, running.tournaments)
             app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds)
             register_limit_store(app, client)
             await self.fanout.start()
@@ -121,7 +123,8 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.middleware.extend(limit_middleware(settings))
         app_config.route_handlers.extend(
             [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
-             ReplaysController, DailiesController, StatsController, AccountsController, health, ready, game_socket]
+             ReplaysController, DailiesController, StatsController, AccountsController, health, ready, game_socket,
+             board_socket]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

@@ -157,3 +157,13 @@ def scheduler_lock_key(job: str) -> str:
 def retention_key() -> str:
     """Sorted set: casual or practice game id -> when it ended; trimmed after the retention period."""
     return f"{PREFIX}{{retention}}:ended"
+
+
+def daily_board_version_key(challenge: str) -> str:
+    """Counter: a challenge's leaderboard version, stepped on every change (pushes carry it)."""
+    return f"{DAILY_PREFIX}{{{challenge}}}:version"
+
+
+def board_channel(challenge: str) -> str:
+    """Pub/sub channel of a challenge's leaderboard changes between gateway processes."""
+    return f"{PREFIX}board:{challenge}"

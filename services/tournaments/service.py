@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from concurrent.futures import ProcessPoolExecutor
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from engine import RuleError, WON
@@ -24,7 +24,7 @@ from ..games.entries import DAILY, PRACTICE, GameCreated, GameLinks
 from ..games.model import GameSummary
 from ..games.service import GameService
 from ..store import EventStore, VersionConflict
-from ..store.keys import attempt_stream_id, daily_stream_id
+from ..store.keys import attempt_stream_id, daily_board_version_key, daily_stream_id
 from ..validator.verdict import Verdict
 from . import challenge as ch
 from .accounts import AccountStore
@@ -48,6 +48,8 @@ class TournamentService:
         self.store = EventStore(redis, clock=self.clock, namespace="daily")
         self.board = RedisLeaderboard(redis)
         self.accounts = AccountStore(redis)
+        # Told of every leaderboard change with its new version (the gateway pushes it to watchers).
+        self.board_changed: Callable[[str, int], Awaitable[None]] | None = None
 
     def challenges_of(self, day: dt.date) -> list[ChallengeRef]:
         """The day's challenges this deployment runs: the catalogue, or the games ARENA_DAILY_GAMES names."""
@@ -135,6 +137,7 @@ class TournamentService:
             return state  # wins still await the validator: the next round reveals
         await self._append(stream, version, events)
         await self.board.finalize(ref.key, now)
+        await self._changed(ref.key)
         return await self.challenge(ref.key)
 
     async def _end_late_attempts(self, key: str) -> None:
@@ -186,6 +189,7 @@ class TournamentService:
             assert attempt.started is not None
             return await self._summary(attempt.started.game_id)
         await self.board.start(ref.key, player_id, ranked)
+        await self._changed(ref.key)
         return game
 
     async def start_practice(self, player_id: str, key: str) -> GameSummary | RuleError:
@@ -239,6 +243,7 @@ class TournamentService:
         entry = BoardEntry(player_id, attempt.started.game_id, finished.result, finished.moves, finished.time_ms,
                            finished.finished_at_ms, account.name if account else None)
         await self.board.finish(key, entry, attempt.started.ranked)
+        await self._changed(key)
 
     async def verdict(self, created: GameCreated, verdict: Verdict) -> None:
         """The validator's sink: a ranked daily win goes on the board, or comes off it."""
@@ -260,6 +265,15 @@ class TournamentService:
             await self.board.promote(key, created.player_id)
         else:
             await self.board.remove(key, created.player_id)
+        await self._changed(key)
+
+    async def _changed(self, key: str) -> None:
+        version = int(await self.redis.incr(daily_board_version_key(key)))
+        if self.board_changed is not None:
+            await self.board_changed(key, version)
+
+    async def board_version(self, key: str) -> int:
+        return int(await self.redis.get(daily_board_version_key(key)) or 0)
 
     async def seed_for(self, created: GameCreated) -> int | None:
         """The validator's seed authority: a daily attempt must be dealt from its challenge's seed."""

@@ -15,6 +15,7 @@ import time
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 import engine
 from engine.solver import solve
@@ -94,6 +95,9 @@ def test_a_daily_from_commitment_to_reveal_on_two_processes(day, sync_redis_clie
     assert wrong.status_code == 401 and wrong.json()["code"] == "wrong_password"
     guest = Client.guest(a.url, http_a, audit)
     path = "/api/dailies/" + WISH
+    watcher = connect(b.url.replace("http://", "ws://") + "/ws/dailies/" + WISH).__enter__()  # no token needed
+    first = json.loads(watcher.recv(timeout=10))
+    assert first["type"] == "s2c.board" and first["challenge"] == WISH
     attempt = http_a.post(f"{path}/attempt", headers=ann.headers).json()
     assert attempt["kind"] == "daily" and attempt["ranked"] and attempt["seed"] is None
     again = http_b.post(f"{path}/attempt", headers=ann.headers).json()
@@ -133,6 +137,13 @@ def test_a_daily_from_commitment_to_reveal_on_two_processes(day, sync_redis_clie
                      "ann's win to be verified")
     assert [row["entry"]["player"] for row in board["page"]["rows"]] == [ann.player_id]
     assert board["mine"]["rank"] == 1 and board["counts"]["guests"] == 1
+    pushed = [first]
+    while pushed[-1]["counts"]["wins"] < 1:  # changes made through A reach the watcher on B, versioned
+        pushed.append(json.loads(watcher.recv(timeout=20)))
+    versions = [frame["version"] for frame in pushed]
+    assert versions == sorted(set(versions)) and len(versions) > 1
+    watcher.close()
+    frames += [json.dumps(frame) for frame in pushed]
     bodies = [http_a.get("/api/dailies", headers=h).text for h in (ann.headers, ben.headers, guest.headers)]
     bodies += [http_a.get(f"/api/games/{g}", headers=h).text for g, h in
                ((attempt["id"], ann.headers), (ben_game["id"], ben.headers))]
