@@ -44,7 +44,9 @@ class Server:
     def __init__(self, folder: Path) -> None:
         self.redis = EmbeddedRedis(folder / "redis").start()
         env = {**os.environ, "REDIS_URL": self.redis.url, "ARENA_DATA_DIR": str(folder), "ARENA_BENCH_ECHO": "1",
-               "ARENA_RATE_PER_SECOND": "100000", "ARENA_RATE_BURST": "100000"}
+               "ARENA_RATE_PER_SECOND": "100000", "ARENA_RATE_BURST": "100000",
+               # One address opens a thousand players: no HTTP limit (they are measured in the tests).
+               **{f"ARENA_LIMIT_{name}": "off" for name in ("GUESTS", "SIGN_IN", "GAMES", "TICKETS")}}
         self.process = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", "0"], env=env,
                                         stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
@@ -89,15 +91,19 @@ class Player:
         await self.new_game()
         return self
 
+    async def ticket(self) -> str:
+        answer = await self.http.post("/api/tickets", headers={"Authorization": f"Bearer {self.token}"})
+        return answer.raise_for_status().json()["ticket"]
+
     async def new_game(self) -> None:
         if self.ws is not None:
             await self.ws.close()
         body = {"game": GAME, "variant": VARIANT}
         created = await self.http.post("/api/games", json=body, headers={"Authorization": f"Bearer {self.token}"})
         self.game_id = created.json()["id"]
-        self.ws = await connect(f"{self.server.ws}/ws/games/{self.game_id}?token={self.token}", compression=None,
-                                max_size=None)
-        snapshot = decode(await self.ws.recv())
+        url = f"{self.server.ws}/ws/games/{self.game_id}?ticket={await self.ticket()}"
+        self.ws = await connect(url, compression=None, max_size=None)
+        snapshot = decode(await self.ws.recv())["snapshot"]
         self.version, self.view = snapshot["version"], snapshot["view"]
 
     async def move(self, rng: random.Random) -> float | None:
@@ -115,8 +121,8 @@ class Player:
             answer = decode(await self.ws.recv())
             if answer["type"] == "s2c.rejected":
                 raise RuntimeError(f"a legal move was rejected: {answer}")
-            if answer["type"] == "s2c.update" and answer["version"] == self.version + 1:
-                self.version, self.view = answer["version"], answer["view"]
+            if answer["type"] == "s2c.update" and answer["snapshot"]["version"] == self.version + 1:
+                self.version, self.view = answer["snapshot"]["version"], answer["snapshot"]["view"]
                 return time.perf_counter() - started
 
 
@@ -200,7 +206,7 @@ async def idle_memory(server: Server, players: list[Player], count: int) -> floa
     sockets = []
     for i in range(count):
         player = players[i % len(players)]
-        ws = await connect(f"{server.ws}/ws/games/{player.game_id}?token={player.token}", compression=None,
+        ws = await connect(f"{server.ws}/ws/games/{player.game_id}?ticket={await player.ticket()}", compression=None,
                            max_size=None)
         await ws.recv()
         sockets.append(ws)

@@ -18,18 +18,18 @@ import os
 import random
 import sys
 import uuid
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 import engine
 
-from .play_api import Api, PlayError, TokenStore, normalize_server, socket_url, token_file
+from .play_api import Api, PlayError, TokenStore, normalize_server, socket_address, token_file
 from .play_commands import HELP, parse_line
 from .play_render import Style, catalog_lines, move_text, render_view, result_line
 from .play_socket import CONNECT_ERRORS, GameLink
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 ANSWER_TIMEOUT = 15.0  # no answer to a move this long: the socket is treated as dead and reopened
-FATAL_CODES = ("unauthorized", "no_such_game")  # the socket will not work by reopening it
+FATAL_CODES = ("unauthorized", "token_revoked", "no_such_game")  # the socket will not work by reopening it
 AUTO_REFUSALS = 5
 
 
@@ -71,9 +71,9 @@ def run(args: argparse.Namespace) -> int:
             again = "" if server == DEFAULT_SERVER else f" --server {server}"
             print(f"Game {game_id}. Resume it later with: arena play{again} --resume {game_id}", file=out)
         assert api.token is not None
-        url = socket_url(server, game_id, api.token)
+        link_to = (lambda: api.socket_url(game_id), socket_address(server, game_id))  # a new ticket per connect
         title = games.get(game, {}).get("title")
-        session = PlaySession(url, game_id, args, out, _style(args, out), title)
+        session = PlaySession(link_to, game_id, args, out, _style(args, out), title)
         return asyncio.run(session.run())
     except PlayError as exc:
         print(f"arena play: {exc}", file=sys.stderr)
@@ -115,7 +115,13 @@ class PlaySession:
     """The game as this client shows it, the prompt loop, and moves sent and answered."""
 
     def __init__(
-        self, url: str, game_id: str, args: argparse.Namespace, out: TextIO, style: Style, title: str | None = None
+        self,
+        link_to: tuple[Callable[[], str], str],
+        game_id: str,
+        args: argparse.Namespace,
+        out: TextIO,
+        style: Style,
+        title: str | None = None,
     ) -> None:
         self.game_id, self.args, self.out, self.style, self.title = game_id, args, out, style, title
         self.view: dict[str, Any] | None = None
@@ -124,7 +130,8 @@ class PlaySession:
         self.seed: int | None = None
         self.role = "player"
         self.dirty = True  # the view changed since it was last drawn
-        self.link = GameLink(url, self.absorb, lambda: self.version, self.say, args.reconnect_seconds)
+        url, where = link_to
+        self.link = GameLink(url, where, self.absorb, lambda: self.version, self.say, args.reconnect_seconds)
         self.auto_moves = 0
         self.auto_refusals = 0
         self.lost_shown = False
@@ -137,12 +144,13 @@ class PlaySession:
         """Take in what a frame says about the game; fatal errors end the session."""
         kind = frame.get("type")
         if kind in ("s2c.snapshot", "s2c.update"):
+            snapshot = frame["snapshot"]  # the game service's snapshot: version, view, time, seed once ended
             if kind == "s2c.snapshot":
                 self.role = frame.get("role", self.role)
-            elif frame["version"] <= self.version:
+            elif snapshot["version"] <= self.version:
                 return  # an echo of what this client already shows
-            self.view, self.version, self.elapsed_ms = frame["view"], frame["version"], frame.get("elapsed_ms")
-            self.seed = frame.get("seed")
+            self.view, self.version, self.elapsed_ms = snapshot["view"], snapshot["version"], snapshot["elapsed_ms"]
+            self.seed = snapshot["seed"]
             self.dirty = True
         elif kind == "s2c.error" and frame.get("code") in FATAL_CODES:
             raise PlayError(f"the server refused the game socket: {frame.get('message')}")
@@ -151,8 +159,7 @@ class PlaySession:
         try:
             await self.link.open()
         except CONNECT_ERRORS as exc:
-            where = self.link.url.split("?")[0]  # never print the token
-            raise PlayError(f"cannot open the game socket {where}: {exc}") from None
+            raise PlayError(f"cannot open the game socket {self.link.where}: {exc}") from None
         if not self.args.auto:
             self.link.read_stdin()
         try:

@@ -1,4 +1,5 @@
-"""The HTTP side of `arena play`: the guest token kept on disk, game creation, game summaries.
+"""The HTTP side of `arena play`: the guest token kept on disk (and refreshed once half its lifetime
+has passed), game creation, game summaries, and the one-use tickets a socket connects with.
 
 Uses only urllib, so the terminal client needs nothing beyond the server's own dependencies. Every
 failure becomes a PlayError with a sentence for the player; no traceback reaches the terminal.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -48,12 +50,24 @@ def normalize_server(server: str) -> str:
     return server
 
 
-def socket_url(server: str, game_id: str, token: str) -> str:
-    """http -> ws, https -> wss; the token travels as ?token=, as the protocol asks."""
+def socket_address(server: str, game_id: str) -> str:
+    """http -> ws, https -> wss: the game socket's address without its ticket (safe to print)."""
     scheme = "wss" if server.startswith("https://") else "ws"
     rest = server.split("://", 1)[1]
-    query = urllib.parse.urlencode({"token": token})
-    return f"{scheme}://{rest}/ws/games/{urllib.parse.quote(game_id, safe='')}?{query}"
+    return f"{scheme}://{rest}/ws/games/{urllib.parse.quote(game_id, safe='')}"
+
+
+def socket_url(server: str, game_id: str, ticket: str) -> str:
+    """The socket's address with a one-use ticket; the token itself never goes in a URL."""
+    return f"{socket_address(server, game_id)}?{urllib.parse.urlencode({'ticket': ticket})}"
+
+
+def refresh_due(entry: dict[str, Any], now_ms: int) -> bool:
+    """Half of the token's lifetime has passed (an entry from before tokens expired counts as due)."""
+    issued, expires = entry.get("issued_at_ms"), entry.get("expires_at_ms")
+    if not isinstance(issued, int) or not isinstance(expires, int):
+        return True
+    return now_ms >= issued + (expires - issued) // 2
 
 
 class TokenStore:
@@ -69,13 +83,17 @@ class TokenStore:
             return {}  # no file yet, or unreadable: a fresh guest token replaces it
         return data if isinstance(data, dict) else {}
 
-    def get(self, server: str) -> str | None:
+    def entry(self, server: str) -> dict[str, Any]:
         entry = self._load().get(server)
-        return entry.get("token") if isinstance(entry, dict) else None
+        return entry if isinstance(entry, dict) else {}
 
-    def put(self, server: str, player_id: str, token: str) -> None:
+    def get(self, server: str) -> str | None:
+        return self.entry(server).get("token")
+
+    def put(self, server: str, issued: dict[str, Any]) -> None:
+        """Keep a token answer: {player_id, token, issued_at_ms, expires_at_ms}."""
         data = self._load()
-        data[server] = {"player_id": player_id, "token": token}
+        data[server] = {key: issued.get(key) for key in ("player_id", "token", "issued_at_ms", "expires_at_ms")}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_text(json.dumps(data, indent=2) + "\n")
@@ -112,14 +130,33 @@ class Api:
         except (OSError, ValueError) as exc:  # timeouts, resets, a body that is not JSON
             raise PlayError(f"no usable answer from the server at {self.server}: {exc}") from None
 
-    def new_guest(self) -> str:
-        answer = self.request("POST", "/api/players/guest", auth=False)
+    def _keep(self, answer: dict[str, Any]) -> str:
         self.token = answer["token"]
-        self.tokens.put(self.server, answer["player_id"], answer["token"])
+        self.tokens.put(self.server, answer)
         return self.token
 
+    def new_guest(self) -> str:
+        return self._keep(self.request("POST", "/api/players/guest", auth=False))
+
     def ensure_token(self) -> str:
-        return self.token or self.new_guest()
+        """The stored token, refreshed first once half its lifetime has passed; else a new guest's."""
+        if not self.token:
+            return self.new_guest()
+        if refresh_due(self.tokens.entry(self.server), int(time.time() * 1000)):
+            try:
+                return self._keep(self.request("POST", "/api/session/refresh"))
+            except Unauthorized:
+                return self.new_guest()  # expired, signed out, or from another server's secret
+            except PlayError:
+                pass  # not refreshed this time (the server is busy or away); the token still works
+        return self.token
+
+    def ticket(self) -> str:
+        """A one-use ticket for one socket connection (asked for on every connect and reconnect)."""
+        return self.request("POST", "/api/tickets")["ticket"]
+
+    def socket_url(self, game_id: str) -> str:
+        return socket_url(self.server, game_id, self.ticket())
 
     def create_game(self, game: str, variant: dict[str, Any] | None, seed: int | None) -> dict[str, Any]:
         self.ensure_token()

@@ -3,6 +3,7 @@
 Frames from the socket and lines from stdin each arrive on their own queue; the session waits for
 whichever comes first. A dropped socket is reopened with backoff, its first frame (the snapshot)
 taken in, and c2s.sync sent with the version the client had, as the protocol asks after a gap.
+Every (re)connect asks the server for a new one-use ticket first (`url()`): a token never goes in a URL.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Callable
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from .play_api import PlayError
+from .play_api import PlayError, Unauthorized
 
 try:
     from websockets.asyncio.client import connect
@@ -24,6 +25,7 @@ except ImportError:  # websockets < 13 has only the legacy client, with the same
     from websockets.client import connect  # type: ignore[no-redef]
 
 FIRST_FRAME_TIMEOUT = 15.0
+BUSY_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0, 4.0, 4.0, 4.0)  # c2s.sync again after `unavailable`, then give up
 # What a failed (re)connection raises; anything else is a bug and should show as one.
 CONNECT_ERRORS = (OSError, WebSocketException, asyncio.TimeoutError, ValueError)
 
@@ -43,13 +45,14 @@ class GameLink:
 
     def __init__(
         self,
-        url: str,
+        url: Callable[[], str],
+        where: str,
         absorb: Callable[[Frame], None],
         version: Callable[[], int],
         say: Callable[[str], None],
         reconnect_seconds: float,
     ) -> None:
-        self.url, self.absorb, self.version, self.say = url, absorb, version, say
+        self.url, self.where, self.absorb, self.version, self.say = url, where, absorb, version, say
         self.reconnect_seconds = reconnect_seconds
         self.socket = None
         self.pump: asyncio.Task | None = None
@@ -64,10 +67,22 @@ class GameLink:
         threading.Thread(target=_read_stdin, args=(loop, self.lines), daemon=True).start()
 
     async def open(self) -> None:
-        """Open a socket and take in its first frame: the snapshot, or the error that forbids it."""
-        socket = await connect(self.url, open_timeout=5, close_timeout=2)
+        """Open a socket and take in its first frame: the snapshot, or the error that forbids it. A server too
+        busy for the snapshot answers `unavailable` and keeps the socket: ask again with c2s.sync, backing off."""
+        url = await asyncio.to_thread(self.url)  # HTTP for the ticket: urllib blocks, so not on the loop
+        socket = await connect(url, open_timeout=5, close_timeout=2)
         try:
-            self.absorb(json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT)))
+            frame = json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT))
+            for delay in BUSY_BACKOFF:
+                if frame.get("type") == "s2c.snapshot" or frame.get("code") != "unavailable":
+                    break
+                self.say(f"The server is busy ({frame.get('message')}); asking again in {delay:g} s.")
+                await asyncio.sleep(delay)
+                await socket.send(json.dumps({"type": "c2s.sync", "version": max(self.version(), 0)}))
+                frame = json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT))
+            if frame.get("code") == "unavailable":
+                raise PlayError(f"the server stayed too busy to show the game: {frame.get('message')}")
+            self.absorb(frame)
         except BaseException:
             await socket.close()
             raise
@@ -103,7 +118,9 @@ class GameLink:
             try:
                 await self.open()
                 break
-            except CONNECT_ERRORS:
+            except Unauthorized:
+                raise  # the token was signed out or expired: reconnecting cannot help
+            except (*CONNECT_ERRORS, PlayError):  # PlayError: no ticket now (server away, busy, 503)
                 if time.monotonic() + delay > deadline:
                     raise PlayError(
                         f"lost the connection and could not reconnect within {self.reconnect_seconds:g} s"

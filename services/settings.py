@@ -11,6 +11,9 @@ from pathlib import Path
 
 from msgspec import Struct, structs
 
+HttpLimit = tuple[int, str]
+LIMIT_UNITS = ("second", "minute", "hour", "day")  # Litestar's RateLimitConfig units
+
 
 class Settings(Struct, frozen=True, kw_only=True):
     host: str = "127.0.0.1"
@@ -19,9 +22,20 @@ class Settings(Struct, frozen=True, kw_only=True):
     redis_url: str | None = None  # None: start the embedded Redis in data_dir
     secret: str | None = None  # None: generated once and kept in data_dir/secret
     max_frame_bytes: int = 4096  # a bigger websocket frame is refused with s2c.error
-    rate_per_second: float = 20.0  # token bucket refill per socket
-    rate_burst: int = 40  # token bucket size per socket
+    rate_per_second: float = 20.0  # frame budget refill per player, shared by all their sockets
+    rate_burst: int = 40  # frame budget size per player
+    # HTTP limits per client address: (requests, per "second" | "minute" | "hour" | "day"), None = off
+    limit_guests: HttpLimit | None = (30, "minute")  # POST /api/players/guest
+    limit_sign_in: HttpLimit | None = (10, "minute")  # routes that issue a token for one (refresh; later sign-in)
+    limit_games: HttpLimit | None = (60, "minute")  # POST /api/games
+    limit_tickets: HttpLimit | None = (120, "minute")  # POST /api/tickets (one per socket opened)
+    token_ttl_seconds: int = 30 * 86_400  # a token's lifetime; POST /api/session/refresh issues a new one
+    ticket_ttl_seconds: float = 30.0  # a socket ticket's lifetime (it also works only once)
     cache_games: int = 10_000  # active games kept in process (LRU)
+    # Redis connections per server (per process), and how long a command waits for a free one before the
+    # client is told unavailable (socket) or 503 (HTTP)
+    redis_pool_size: int = 100
+    redis_pool_timeout: float = 5.0
     bench_echo: bool = False  # add /ws/echo for bench/bench_gateway.py
     # uvicorn's websocket protocol: auto, websockets, websockets-sansio (lightest per socket), wsproto
     ws_impl: str = "websockets-sansio"
@@ -29,6 +43,11 @@ class Settings(Struct, frozen=True, kw_only=True):
     log_level: str = "warning"
     # Python's default (700, 10, 10) gave 200 ms full collections under 1k sockets (bench: p99 200 ms -> 20 ms)
     gc_thresholds: tuple[int, int, int] = (20_000, 50, 1000)
+    daily_games: tuple[str, ...] = ()  # restrict the dailies to these game ids (empty: the whole catalogue)
+    test_clock_file: Path | None = None  # tests only: read "now" from this file (services/clock.py)
+    tournament_secret: str | None = None  # None: generated once into data_dir/tournament-secret
+    scheduler: bool = True  # prepare and settle daily challenges in this process (safe on every process)
+    retention_days: int = 30  # ended casual guest games are trimmed after this many days (0: keep all)
     validators: int = 1  # replay validator workers inside this process (0: run `arena validate` instead)
     review_floor_ms: int = 150  # a verified win whose median time between moves is below this is flagged
     # Extra game modules (dotted names, each defining RULES) `arena serve` registers at start-up.
@@ -54,6 +73,24 @@ def _thresholds(text: str | None, default: tuple[int, int, int]) -> tuple[int, i
     return parts  # type: ignore[return-value]
 
 
+def _at_least(low: float, value, name: str):
+    if not value >= low:  # (also refuses nan)
+        raise ValueError(f"{name} must be at least {low:g}, not {value}")
+    return value
+
+
+def parse_limit(text: str | None, default: HttpLimit | None, name: str) -> HttpLimit | None:
+    """`30/minute` -> (30, "minute"); `off` -> None (no limit); unset -> the default."""
+    if text is None or not text.strip():
+        return default
+    if text.strip().lower() == "off":
+        return None
+    count, _, unit = text.strip().partition("/")
+    if unit not in LIMIT_UNITS or not count.isdigit() or int(count) < 1:
+        raise ValueError(f"{name} wants a limit like 30/minute (per second, minute, hour or day) or off, not {text!r}")
+    return int(count), unit
+
+
 def settings_from_environment(environ: dict[str, str] | None = None) -> Settings:
     """Settings from ARENA_* variables and REDIS_URL; a bad number is a clear error at start-up."""
     env = os.environ if environ is None else environ
@@ -68,12 +105,27 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             max_frame_bytes=int(env.get("ARENA_MAX_FRAME_BYTES", defaults.max_frame_bytes)),
             rate_per_second=float(env.get("ARENA_RATE_PER_SECOND", defaults.rate_per_second)),
             rate_burst=int(env.get("ARENA_RATE_BURST", defaults.rate_burst)),
+            limit_guests=parse_limit(env.get("ARENA_LIMIT_GUESTS"), defaults.limit_guests, "ARENA_LIMIT_GUESTS"),
+            limit_sign_in=parse_limit(env.get("ARENA_LIMIT_SIGN_IN"), defaults.limit_sign_in, "ARENA_LIMIT_SIGN_IN"),
+            limit_games=parse_limit(env.get("ARENA_LIMIT_GAMES"), defaults.limit_games, "ARENA_LIMIT_GAMES"),
+            limit_tickets=parse_limit(env.get("ARENA_LIMIT_TICKETS"), defaults.limit_tickets, "ARENA_LIMIT_TICKETS"),
+            token_ttl_seconds=int(env.get("ARENA_TOKEN_TTL_SECONDS", defaults.token_ttl_seconds)),
+            ticket_ttl_seconds=float(env.get("ARENA_TICKET_TTL_SECONDS", defaults.ticket_ttl_seconds)),
             cache_games=int(env.get("ARENA_CACHE_GAMES", defaults.cache_games)),
+            redis_pool_size=_at_least(1, int(env.get("ARENA_REDIS_POOL_SIZE", defaults.redis_pool_size)),
+                                      "ARENA_REDIS_POOL_SIZE"),
+            redis_pool_timeout=_at_least(0, float(env.get("ARENA_REDIS_POOL_TIMEOUT", defaults.redis_pool_timeout)),
+                                         "ARENA_REDIS_POOL_TIMEOUT"),
             bench_echo=_flag(env.get("ARENA_BENCH_ECHO", "")),
             ws_impl=env.get("ARENA_WS_IMPL", defaults.ws_impl),
             ws_deflate=_flag(env.get("ARENA_WS_DEFLATE", "")),
             log_level=env.get("ARENA_LOG_LEVEL", defaults.log_level),
             gc_thresholds=_thresholds(env.get("ARENA_GC_THRESHOLDS"), defaults.gc_thresholds),
+            tournament_secret=env.get("ARENA_TOURNAMENT_SECRET") or None,
+            daily_games=tuple(g.strip() for g in env.get("ARENA_DAILY_GAMES", "").split(",") if g.strip()),
+            test_clock_file=Path(env["ARENA_TEST_CLOCK_FILE"]) if env.get("ARENA_TEST_CLOCK_FILE") else None,
+            scheduler=_flag(env.get("ARENA_SCHEDULER", "1")),
+            retention_days=int(env.get("ARENA_RETENTION_DAYS", defaults.retention_days)),
             validators=int(env.get("ARENA_VALIDATORS", defaults.validators)),
             review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),
             race_countdown_ms=int(env.get("ARENA_RACE_COUNTDOWN_MS", defaults.race_countdown_ms)),

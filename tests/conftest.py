@@ -8,6 +8,11 @@ from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.fixtures.redis"]
 
+# The daily scheduler prepares eight days of challenges with the solvers: real work a test server does
+# not need. Servers the suite starts (in process or as `arena serve` children) run without it unless a
+# test turns it on (the daily tests do).
+os.environ.setdefault("ARENA_SCHEDULER", "0")
+
 settings.register_profile(
     "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -45,6 +45,9 @@ class GameSummary(Struct, frozen=True):
     elapsed_ms: int | None  # server-measured play time: from the deal first shown to the winning move
     kind: str = "casual"  # casual | practice | daily | race
     chosen_deal: bool = False  # the player named the deal (practice, never ranked)
+    finished_at_ms: int | None = None  # the server's time of the game's last entry, once it is over
+    challenge: str | None = None  # the daily challenge it belongs to (an attempt, or practice on its deal)
+    ranked: bool = False
 
 
 class Snapshot(Struct, frozen=True):

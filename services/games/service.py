@@ -53,11 +53,11 @@ from .model import (  # noqa: F401  (re-exported: the service's public shapes)
 from ..store import EventStore, VersionConflict
 
 class ResultsHook(Protocol):
-    """Who hears that a game opened and how it ended (the validator's submitter, in `arena serve`)."""
+    """Who hears that a game opened and how it ended (the validator's submitter, the tournaments)."""
 
-    async def opened(self, game_id: str, at_ms: int) -> None: ...
+    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None: ...
 
-    async def ended(self, game_id: str, player_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None: ...
+    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None: ...
 
 
 class MoveHook(Protocol):
@@ -68,11 +68,26 @@ class MoveHook(Protocol):
 
 
 class NoResults:
-    async def opened(self, game_id: str, at_ms: int) -> None:
+    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
         return None
 
-    async def ended(self, game_id: str, player_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
         return None
+
+
+class AllResults:
+    """Several hooks heard in turn (the validator first: a win is submitted before anything else)."""
+
+    def __init__(self, *hooks: ResultsHook) -> None:
+        self.hooks = list(hooks)
+
+    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
+        for hook in self.hooks:
+            await hook.opened(created, game_id, at_ms)
+
+    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+        for hook in self.hooks:
+            await hook.ended(created, game_id, status, moves, time_ms, at_ms)
 
 
 RECENT_GAMES = 20  # how far back a new casual game looks for an unfinished one to abandon
@@ -116,7 +131,7 @@ class GameService:
     ) -> GameSummary | RuleError:
         """A new game. A seed the caller names makes a practice game on a chosen deal, never ranked;
         kinds other than casual/practice (dailies, races) are made by their own services."""
-        chosen = seed is not None and (kind is None or kind in CASUAL_KINDS)  # a race's seed is not the player's
+        chosen = seed is not None and kind is None  # a daily's or race's seed is the server's, not chosen
         if seed is None:
             seed = secrets.randbits(64)
         state = engine.initial_state(game, variant, seed)
@@ -140,7 +155,7 @@ class GameService:
         await self.store.append(stream_of(game_id), 0, [codec.new_entry(created)])
         log = GameLog(created, None, (), 1)
         await write_projections(self.redis, game_id, log, state)
-        await self.results.opened(game_id, created.created_at_ms)
+        await self.results.opened(created, game_id, created.created_at_ms)
         live = LiveGame(game_id, created, state, 0, 1)
         self.live.put(live)
         return self._summary(live)
@@ -282,7 +297,7 @@ class GameService:
         await self.redis.hset(meta_key(live.game_id), mapping=fields)
         if self.is_over(live):
             elapsed = self._elapsed(live) or 0
-            await self.results.ended(live.game_id, live.owner, live.state.status, live.state.moves, elapsed, ts_ms)
+            await self.results.ended(live.created, live.game_id, live.state.status, live.state.moves, elapsed, ts_ms)
 
     # Showing ----------------------------------------------------------------------------------
 
@@ -386,6 +401,9 @@ class GameService:
             elapsed_ms=self._elapsed(live),
             kind=created.kind,
             chosen_deal=created.chosen_deal,
+            finished_at_ms=live.finished_at_ms,
+            challenge=created.links.challenge,
+            ranked=created.ranked,
         )
 
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:

@@ -1,9 +1,15 @@
-"""HTTP errors as `{"code", "message"}` bodies, the same shape as the socket's s2c.error."""
+"""HTTP errors as `{"code", "message"}` bodies, the same shape as the socket's s2c.error.
+
+When Redis cannot keep up (its pool has no connection free in time, it is away, the store fails) a request
+gets 503 `unavailable` with Retry-After: an answer the client can act on, never a 500.
+"""
 
 from __future__ import annotations
 
 from litestar import Request, Response
 from msgspec import Struct
+
+from .overload import RETRY_AFTER_SECONDS, cause_of, warnings
 
 
 class ErrorBody(Struct, frozen=True):
@@ -19,3 +25,9 @@ class ApiError(Exception):
 
 def api_error_response(_: Request, exc: ApiError) -> Response[ErrorBody]:
     return Response(ErrorBody(exc.code, exc.message), status_code=exc.status)
+
+
+def unavailable_response(request: Request, exc: Exception) -> Response[ErrorBody]:
+    warnings.warn("HTTP requests", exc)
+    body = ErrorBody("unavailable", f"the game store cannot answer now, try again shortly ({cause_of(exc)})")
+    return Response(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})

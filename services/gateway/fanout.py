@@ -1,150 +1,225 @@
-"""The channels backend: Litestar's Redis pub/sub backend, made cheap for the move path.
+"""The fan-out: every update reaches every socket of its game, on this process and on every other.
 
-- Publishes are queued and a flusher sends everything queued as one pipeline (one Redis round
-  trip for many moves, not one per move).
-- Local sockets get updates straight from the process that made the move (`LocalSockets`), so
-  pub/sub is only for OTHER gateway processes. Each flush asks Redis (one PUBSUB NUMSUB for the
-  batch) which channels have a subscriber besides this process and publishes only on those; the
-  message then comes back to us too and is dropped by its origin tag before any dispatch.
-- Other processes' updates are parsed once and pushed to this process's sockets of the game; the
-  plugin's per-socket subscriber queues stay empty. Subscribing is the base class's.
+- Sockets of this process get an update straight from the process that made the move (`LocalSockets`).
+- Other processes get it over Redis pub/sub (`PubSubLink`, the one place pub/sub commands are spelled).
+  A channel is subscribed while any socket of this process watches its game (counted per channel: one
+  SUBSCRIBE for the first socket, one UNSUBSCRIBE after the last), on one subscriber connection read by one
+  task, which hands each message to this process's sockets of the game.
+- Publishes are queued and flushed as one pipeline; each flush asks Redis (one PUBSUB NUMSUB per batch)
+  which channels have a subscriber besides this process and publishes only on those. What we publish comes
+  back to us too and is dropped by its origin tag (our sockets had it directly).
 
-Why "no other subscriber, no publish" is safe: a socket subscribes before it reads its snapshot.
-NUMSUB is asked after the move was stored, so a subscriber it does not count subscribed later,
-and its snapshot already shows the move.
+Why "no other subscriber, no publish" is safe: a socket waits for Redis to confirm its channel's
+subscription (`ready`) before it reads its snapshot. NUMSUB is asked after the move was stored, so a
+subscriber it does not count subscribed later, and its snapshot already shows the move.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
-from collections.abc import Iterable
-from typing import Protocol
+from collections import Counter
 
-from litestar.channels.backends.redis import RedisChannelsPubSubBackend
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from .local_sockets import LocalSockets, UpdateSink
+from .overload import UNAVAILABLE_ERRORS, warnings
+from .pubsub_link import MESSAGE, SUBSCRIBED, PubSubLink
 
-class UpdateSink(Protocol):
-    def push(self, version: int, frame: bytes) -> None: ...
+__all__ = ["Fanout", "LocalSockets", "NotSubscribed", "UpdateSink"]
 
-
-class LocalSockets:
-    """The sockets of this process, by channel: an update made here reaches them without Redis."""
-
-    def __init__(self) -> None:
-        self._by_channel: dict[str, set[UpdateSink]] = {}
-
-    def add(self, channel: str, sink: UpdateSink) -> None:
-        self._by_channel.setdefault(channel, set()).add(sink)
-
-    def discard(self, channel: str, sink: UpdateSink) -> None:
-        sinks = self._by_channel.get(channel)
-        if sinks is not None:
-            sinks.discard(sink)
-            if not sinks:
-                del self._by_channel[channel]
-
-    def watching(self, channel: str) -> bool:
-        return channel in self._by_channel
-
-    def deliver(self, channel: str, version: int, frame: bytes, skip: UpdateSink | None = None) -> None:
-        for sink in tuple(self._by_channel.get(channel, ())):
-            if sink is not skip:
-                sink.push(version, frame)
-
-    def deliver_published(self, channel: str, data: bytes) -> None:
-        """A message from another process: "<origin> <version>\n<frame>"; the same bytes to every socket."""
-        header, _, frame = data.partition(b"\n")
-        _, _, version = header.rpartition(b" ")
-        if version.isdigit():  # else not one of ours: only gateways publish on game channels
-            self.deliver(channel, int(version), frame)
+log = logging.getLogger("arena.gateway")
 
 
-class BatchingPubSubBackend(RedisChannelsPubSubBackend):
+class NotSubscribed(RedisTimeoutError):
+    """Redis did not confirm a channel's subscription in time: like any Redis timeout, `unavailable`."""
+
+
+class Fanout:
     max_batch = 512
+    read_timeout = 1.0  # seconds a read of the subscriber connection waits before looking again
+    retry_seconds = 0.5  # after a failed read (Redis away), before the next
 
-    def __init__(self, *, redis, **kwargs) -> None:
-        super().__init__(redis=redis, **kwargs)
-        self._publisher = redis
-        self._queue: list[tuple[bytes, list[str]]] = []
-        self._flushing: asyncio.Task | None = None
-        self.origin = secrets.token_hex(6).encode() + b" "  # this process's tag on what it publishes
+    def __init__(self, link: PubSubLink, *, confirm_timeout: float) -> None:
+        self.link = link
+        self.confirm_timeout = confirm_timeout
         self.local = LocalSockets()
+        self.origin = secrets.token_hex(6).encode() + b" "  # this process's tag on what it publishes
+        self._subscribed: dict[str, asyncio.Future[None]] = {}  # per watched channel: done once confirmed
+        self._unconfirmed: Counter[str] = Counter()  # SUBSCRIBEs sent, not yet confirmed
+        self._leaving: set[str] = set()
+        self._queue: list[tuple[str, bytes]] = []
+        self._tasks: dict[str, asyncio.Task | None] = {"read": None, "flush": None, "leave": None}
+        self._subscribing: set[asyncio.Task] = set()
+
+    # Watching ---------------------------------------------------------------------------------
+
+    def watch(self, channel: str, sink: UpdateSink) -> None:
+        """Deliver `channel`'s updates to `sink` from now on; subscribes on Redis for the first watcher."""
+        self.local.add(channel, sink)
+        if channel not in self._subscribed:
+            self._start("read", self._read_forever)
+            self._send_subscribe(channel)
+
+    async def ready(self, channel: str) -> None:
+        """Return once Redis has confirmed this process's subscription to `channel` (subscribing again if
+        the last try failed); raise NotSubscribed or a Redis error when it cannot within confirm_timeout."""
+        confirmed = self._subscribed[channel]
+        if confirmed.done() and confirmed.exception() is not None:
+            confirmed = self._send_subscribe(channel)
+        try:
+            await asyncio.wait_for(asyncio.shield(confirmed), self.confirm_timeout)
+        except asyncio.TimeoutError:
+            raise NotSubscribed(f"redis did not confirm the subscription to {channel} in time") from None
+
+    def unwatch(self, channel: str, sink: UpdateSink) -> None:
+        self.local.discard(channel, sink)
+        if self.local.watching(channel):
+            return
+        del self._subscribed[channel]
+        self._leave(channel)
+
+    def _leave(self, channel: str) -> None:
+        self._leaving.add(channel)
+        self._start("leave", self._unsubscribe_leaving)
+
+    def watched(self) -> set[str]:
+        """Channels this process holds anything for (sockets, a subscription, a pending unsubscribe)."""
+        return set(self._subscribed) | set(self.local.channels()) | self._leaving
+
+    def _send_subscribe(self, channel: str) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        confirmed = self._subscribed[channel] = loop.create_future()
+        # Read by someone even when no socket waits any more (else asyncio reports it as never retrieved).
+        confirmed.add_done_callback(lambda done: done.exception())
+        self._unconfirmed[channel] += 1
+        task = loop.create_task(self._subscribe(channel, confirmed))
+        self._subscribing.add(task)
+        task.add_done_callback(self._subscribing.discard)
+        return confirmed
+
+    async def _subscribe(self, channel: str, confirmed: asyncio.Future[None]) -> None:
+        try:
+            await self.link.subscribe([channel])
+        except UNAVAILABLE_ERRORS as exc:
+            warnings.warn("subscribing", exc)
+            self._confirmed(channel, sent=False)
+            if not confirmed.done():
+                confirmed.set_exception(exc)
+
+    def _confirmed(self, channel: str, *, sent: bool = True) -> None:
+        """Redis answered a SUBSCRIBE (or one was never sent): done once the newest one is answered."""
+        if self._unconfirmed[channel] > 1:
+            self._unconfirmed[channel] -= 1
+            return  # an older SUBSCRIBE's answer: the newest one is still on its way
+        self._unconfirmed.pop(channel, None)
+        confirmed = self._subscribed.get(channel)
+        if sent and confirmed is not None and not confirmed.done():
+            confirmed.set_result(None)
+
+    async def _unsubscribe_leaving(self) -> None:
+        while self._leaving:
+            gone = [channel for channel in self._leaving if channel not in self._subscribed]  # else watched again
+            self._leaving.clear()
+            if not gone:
+                continue  # (an empty UNSUBSCRIBE would leave every channel)
+            try:
+                await self.link.unsubscribe(gone)
+            except UNAVAILABLE_ERRORS as exc:
+                # A lost connection: redis-py subscribes the next one to these again, and that confirmation
+                # (for a channel nobody watches) brings them back here.
+                warnings.warn("unsubscribing", exc)
+
+    # Receiving --------------------------------------------------------------------------------
+
+    async def _read_forever(self) -> None:
+        """One reader for the process: confirmations, and other processes' updates for our sockets."""
+        origin = self.origin
+        while True:
+            try:
+                received = await self.link.receive(self.read_timeout)
+            except UNAVAILABLE_ERRORS as exc:
+                warnings.warn("reading updates", exc)
+                self._connection_lost(exc)
+                await asyncio.sleep(self.retry_seconds)
+                continue
+            if received is None:
+                continue
+            if received.kind == MESSAGE:
+                if not received.data.startswith(origin):
+                    self.local.deliver_published(received.channel, received.data)
+            elif received.kind == SUBSCRIBED:
+                if received.channel in self._unconfirmed:
+                    self._confirmed(received.channel)
+                if received.channel not in self._subscribed:  # left meanwhile, or subscribed again by redis-py
+                    self._leave(received.channel)
+
+    def _connection_lost(self, exc: BaseException) -> None:
+        """Answers to the SUBSCRIBEs in flight are lost with the connection: fail them, so the next `ready`
+        sends them again (redis-py subscribes the new connection to the channels it already confirmed)."""
+        self._unconfirmed.clear()
+        for confirmed in self._subscribed.values():
+            if not confirmed.done():
+                confirmed.set_exception(exc)
+
+    # Publishing -------------------------------------------------------------------------------
 
     def tagged(self, data: bytes) -> bytes:
         return self.origin + data
 
-    def is_own(self, data: bytes) -> bool:
-        return data.startswith(self.origin)
-
-    async def publish(self, data: bytes, channels: Iterable[str]) -> None:
-        self.queue_publish(data, channels)
-
-    def queue_publish(self, data: bytes, channels: Iterable[str]) -> None:
-        """Queue without awaiting anything (the move path calls this directly, no plugin task hop)."""
-        self._queue.append((data, list(set(channels))))
-        if self._flushing is None:
-            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+    def queue_publish(self, channel: str, data: bytes) -> None:
+        """Queue without awaiting anything (the move path calls this; the flusher sends it)."""
+        self._queue.append((channel, self.tagged(data)))
+        self._start("flush", self._flush)
 
     async def _flush(self) -> None:
-        try:
-            while self._queue:
-                batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
-                commands = [(channel, data) for data, channels in batch for channel in channels]
-                try:
-                    await self._run_publishes(commands)
-                except Exception:  # noqa: BLE001  an update lost in fan-out is recovered by the client's resync
-                    pass
-        finally:
-            self._flushing = None
+        while self._queue:
+            batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
+            try:
+                await self.publish_batch(batch)
+            except UNAVAILABLE_ERRORS as exc:  # an update lost in fan-out is recovered by the client's resync
+                warnings.warn("publishing updates", exc)
 
-    async def _run_publishes(self, commands: list[tuple[str, bytes]]) -> list[int]:
-        """Ask once which channels have a subscriber besides this process (one small PUBSUB NUMSUB
-        for the whole batch), then publish only on those, as one pipeline.
+    async def publish_batch(self, messages: list[tuple[str, bytes]]) -> list[int]:
+        """Publish on the channels another process listens to (one NUMSUB for the batch, one pipeline);
+        per message, how many subscribers got it (0: nobody else listened, not published)."""
+        channels = list(dict.fromkeys(channel for channel, _ in messages))
+        counts = await self.link.listeners(channels)
+        others = {channel for channel in channels if counts.get(channel, 0) > self._own_subscriptions(channel)}
+        wanted = [(channel, data) for channel, data in messages if channel in others]
+        receivers = iter(await self.link.publish(wanted) if wanted else ())
+        return [next(receivers) if channel in others else 0 for channel, _ in messages]
 
-        Returns, per command, how many subscribers got it (0: nobody else listened, not published)."""
-        channels = list(dict.fromkeys(channel for channel, _ in commands))
-        counts = dict(await self._publisher.pubsub_numsub(*channels))
-        others = {
-            channel for channel in channels
-            if counts.get(channel.encode(), 0) > (1 if self.local.watching(channel) else 0)
-        }
-        wanted = [(channel, data) for channel, data in commands if channel in others]
-        if not wanted:
-            return [0] * len(commands)
-        pipe = self._publisher.pipeline(transaction=False)
-        for channel, data in wanted:
-            pipe.publish(channel, data)
-        receivers = iter(await pipe.execute())
-        return [next(receivers) if channel in others else 0 for channel, _ in commands]
+    def _own_subscriptions(self, channel: str) -> int:
+        confirmed = self._subscribed.get(channel)
+        return 1 if confirmed is not None and confirmed.done() and confirmed.exception() is None else 0
 
-    async def stream_events(self):
-        """Hands the plugin nothing: other processes' updates go straight to this process's sockets
-        (`local`), so a socket needs no subscriber queue and no task of its own. The plugin still
-        counts subscriptions per channel and (un)subscribes on Redis."""
-        await self._dispatch_forever()
-        yield  # never reached; makes this the async generator the plugin iterates
+    # Life -------------------------------------------------------------------------------------
 
-    async def _dispatch_forever(self) -> None:
-        """As the base class's loop, minus a set difference over every subscribed channel per
-        message (O(subscribed games) each: it dominated fan-out with a thousand games open), and
-        minus this process's own publishes (its sockets had them directly)."""
-        pubsub = self._pub_sub
-        origin = self.origin
-        while True:
-            await self._has_subscribed.wait()
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
-            if message is None:
-                continue
-            data = message["data"]
-            if data.startswith(origin):
-                continue
-            channel = message["channel"]
-            # Unsubscribing is queued: a message may still arrive for a channel we are leaving.
-            if channel in pubsub.channels and channel not in pubsub.pending_unsubscribe_channels:
-                self.local.deliver_published(channel.decode(), data)
+    def _start(self, name: str, work) -> None:
+        # done(), not a done-callback's None: a task that just left its loop has its callback still to come,
+        # and work queued in between would wait for the next call.
+        running = self._tasks[name]
+        if running is None or running.done():
+            task = self._tasks[name] = asyncio.get_running_loop().create_task(work())
+            task.add_done_callback(self._ended)
 
-    async def on_shutdown(self) -> None:
-        if self._flushing is not None:
-            await asyncio.shield(self._flushing)
-        await super().on_shutdown()
+    def _ended(self, task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:  # a bug: say so; the next use restarts it
+            log.error("a fan-out task failed", exc_info=task.exception())
+
+    async def start(self) -> None:
+        await self.link.connect()  # before any subscribe: two tasks connecting at once would take two
+        self._start("read", self._read_forever)
+
+    async def aclose(self) -> None:
+        """Send what is queued, stop reading, close the link."""
+        for task in [self._tasks["flush"], self._tasks["leave"], *self._subscribing]:
+            if task is not None:
+                await asyncio.gather(task, return_exceptions=True)
+        reader = self._tasks["read"]
+        if reader is not None:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+        await self.link.aclose()

@@ -2,8 +2,7 @@
 
 One connection watches one game. The owner plays; anyone else authenticated watches read-only.
 An update is encoded once per version and the same bytes go to every socket of the game: sockets
-of this process get it directly (fanout.LocalSockets), other gateway processes through the
-channels plugin (Redis pub/sub), which drops this process's own publishes when they come back.
+of this process get it directly, other gateway processes over Redis pub/sub (see fanout.py).
 """
 
 from __future__ import annotations
@@ -12,14 +11,11 @@ import asyncio
 from collections import deque
 
 from litestar import WebSocket
-from litestar.channels import ChannelsPlugin
-from redis.exceptions import RedisError
 
 from ..games.service import GameService, Refusal, Snapshot
 from ..settings import Settings
-from ..store import StoreError
 from ..store.keys import updates_channel as channel_of
-from .fanout import BatchingPubSubBackend
+from .fanout import Fanout
 from .messages import (
     AcceptedS2C,
     ErrorS2C,
@@ -32,6 +28,7 @@ from .messages import (
     decode_c2s,
     encode_s2c,
 )
+from .overload import UNAVAILABLE_ERRORS, warnings
 from .rate_limit import TokenBucket
 
 CLOSE_UNAUTHORIZED = 4401
@@ -41,8 +38,7 @@ OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped 
 
 
 def update_frame(snapshot: Snapshot) -> bytes:
-    s = snapshot
-    return encode_s2c(UpdateS2C(s.game_id, s.version, s.view, s.elapsed_ms, s.seed, s.deal))
+    return encode_s2c(UpdateS2C(snapshot))
 
 
 def frame_bytes_over(data: str | bytes, limit: int) -> bool:
@@ -51,15 +47,6 @@ def frame_bytes_over(data: str | bytes, limit: int) -> bool:
     if len(data) > limit:
         return True
     return isinstance(data, str) and len(data) * 4 > limit and len(data.encode()) > limit
-
-
-def forget_if_unwatched(channels: ChannelsPlugin, channel: str) -> None:
-    """Litestar's plugin keeps an entry for every channel ever subscribed, and each unsubscribe scans
-    them all: without this, a process's memory and its cost per disconnect would grow with every game
-    ever watched (or every random id a client opened). A later subscribe makes the entry again."""
-    watchers = channels._channels.get(channel)
-    if watchers is not None and not watchers:
-        del channels._channels[channel]
 
 
 def published(version: int, frame: bytes) -> bytes:
@@ -73,16 +60,15 @@ class GameSocket:
         self,
         socket: WebSocket,
         service: GameService,
-        channels: ChannelsPlugin,
-        fanout: BatchingPubSubBackend,
+        fanout: Fanout,
         settings: Settings,
         game_id: str,
         viewer_id: str,
     ) -> None:
         self.socket = socket
         self.service = service
-        self.channels = channels
         self.fanout = fanout
+        self.channel = channel_of(game_id)
         self.settings = settings
         self.game_id = game_id
         self.viewer_id = viewer_id
@@ -97,25 +83,26 @@ class GameSocket:
         await self.socket.send({"type": "websocket.send", "text": frame.decode()})
 
     async def run(self) -> None:
-        channel = channel_of(self.game_id)
-        # Listen (locally and on Redis) before the snapshot so no update can fall between them.
-        self.fanout.local.add(channel, self)
+        # Listen (here and on Redis) before the snapshot so no update can fall between them.
+        self.fanout.watch(self.channel, self)
         try:
-            async with self.channels.start_subscription(channel):  # Redis, for other processes' moves
+            try:
                 if not await self.send_snapshot():
                     return
-                while True:
-                    message = await self.socket.receive()
-                    if message["type"] == "websocket.disconnect":
-                        return
-                    await self.on_frame(message.get("text") or message.get("bytes") or b"")
+            except UNAVAILABLE_ERRORS as exc:  # overloaded or away: the socket stays, the client may c2s.sync
+                await self.send_unavailable("a first snapshot", exc)
+            while True:
+                message = await self.socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                await self.on_frame(message.get("text") or message.get("bytes") or b"")
         finally:
-            self.fanout.local.discard(channel, self)
-            forget_if_unwatched(self.channels, channel)
+            self.fanout.unwatch(self.channel, self)
             if self.draining is not None:
                 self.draining.cancel()
 
     async def send_snapshot(self) -> bool:
+        await self.fanout.ready(self.channel)  # other processes' updates reach us from here on
         opened = await self.service.open_for(self.game_id, self.viewer_id)
         if opened is None:
             await self.send(encode_s2c(ErrorS2C("no_such_game", f"there is no game {self.game_id!r}")))
@@ -126,11 +113,8 @@ class GameSocket:
             await self.socket.close(CLOSE_FORBIDDEN, opened.code)
             return False
         snapshot, is_player = opened
-        role = "player" if is_player else "spectator"
-        s = snapshot
-        frame = SnapshotS2C(s.game_id, role, s.version, s.view, s.elapsed_ms, s.seed, s.deal)
         self.sent_version = snapshot.version
-        await self.send(encode_s2c(frame))
+        await self.send(encode_s2c(SnapshotS2C("player" if is_player else "spectator", snapshot)))
         return True
 
     def push(self, version: int, frame: bytes) -> None:
@@ -172,10 +156,14 @@ class GameSocket:
         else:  # a move or a sync: both need Redis
             try:
                 await (self.on_move(frame) if isinstance(frame, MoveC2S) else self.send_snapshot())
-            except (StoreError, RedisError) as exc:
-                # Redis is away: the socket lives on. A move may or may not be stored: the same move_id may be
-                # sent again safely.
-                await self.send(encode_s2c(ErrorS2C("unavailable", f"the game store did not answer: {exc}")))
+            except UNAVAILABLE_ERRORS as exc:
+                # Redis is away or busy: the socket lives on. A move may or may not be stored: the same move_id
+                # may be sent again safely.
+                await self.send_unavailable("a move or a sync", exc)
+
+    async def send_unavailable(self, what: str, exc: BaseException) -> None:
+        warnings.warn(what, exc)
+        await self.send(encode_s2c(ErrorS2C("unavailable", f"the game store did not answer: {exc}")))
 
     async def on_move(self, frame: MoveC2S) -> None:
         result = await self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move)
@@ -188,8 +176,7 @@ class GameSocket:
         if snapshot is None or snapshot.version <= self.sent_version:
             return  # a retry of a move this socket already showed
         update = update_frame(snapshot)
-        channel = channel_of(self.game_id)
-        self.fanout.queue_publish(self.fanout.tagged(published(snapshot.version, update)), [channel])
-        self.fanout.local.deliver(channel, snapshot.version, update, skip=self)
+        self.fanout.queue_publish(self.channel, published(snapshot.version, update))
+        self.fanout.local.deliver(self.channel, snapshot.version, update, skip=self)
         self.sent_version = snapshot.version
         await self.send(update)

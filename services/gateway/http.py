@@ -1,26 +1,23 @@
-"""HTTP routes: guest identity, games (create, summary, mine), health and readiness. Thin: the
-service does the work; these only check identity and shape bodies."""
+"""HTTP routes: games (create, summary, mine), health and readiness. Thin: the service does the work;
+these only shape bodies (the player comes from auth.current_player, identity routes are in
+session_routes.py)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath
 from litestar.datastructures import State
-from msgspec import Meta, Struct
+from msgspec import Meta, Struct, json
 
 from engine import RuleError
 
 from ..games.service import GameService, GameSummary
-from ..identity import Identity
+from .bodies import decode_body
 from .errors import ApiError, ErrorBody
-
-
-class GuestCreated(Struct, frozen=True):
-    player_id: str
-    token: str
+from .limits import rate_limited
 
 
 class CreateGame(Struct, frozen=True, forbid_unknown_fields=True):
@@ -29,43 +26,24 @@ class CreateGame(Struct, frozen=True, forbid_unknown_fields=True):
     seed: int | None = None  # None: the server picks one; the engine checks the range
 
 
+_create_game = json.Decoder(CreateGame)
+
+
 class Health(Struct, frozen=True):
     status: str
     detail: str = ""
-
-
-def bearer_token(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
-
-
-async def current_player(request: Request, identity: NamedDependency[Identity]) -> str:
-    """The player the request's token names; 401 without a valid one."""
-    player_id = identity.player_of(bearer_token(request))
-    if player_id is None:
-        raise ApiError(401, "unauthorized", "send `Authorization: Bearer <token>` (POST /api/players/guest)")
-    return player_id
-
-
-class PlayersController(Controller):
-    path = "/api/players"
-    tags = ["players"]
-
-    @post("/guest", status_code=201)
-    async def create_guest(self, identity: NamedDependency[Identity]) -> GuestCreated:
-        player_id, token = identity.new_guest()
-        return GuestCreated(player_id, token)
 
 
 class GamesController(Controller):
     path = "/api/games"
     tags = ["games"]
 
-    @post("/", status_code=201)
+    @post("/", status_code=201, opt=rate_limited("games"))
     async def create_game(
-        self, data: JSONBody[CreateGame], service: NamedDependency[GameService], player_id: NamedDependency[str]
+        self, request: Request, service: NamedDependency[GameService], player_id: NamedDependency[str]
     ) -> GameSummary:
+        """Body: `{"game": "wish", "variant": {...} | null, "seed": <int> | null}` (see docs/protocol.md)."""
+        data = decode_body(await request.body(), _create_game)
         created = await service.create_game(player_id, data.game, data.variant, data.seed)
         if isinstance(created, RuleError):
             raise ApiError(400, created.code, created.message)
@@ -103,4 +81,4 @@ async def ready(state: State) -> Health:
     return Health("ready")
 
 
-__all__ = ["ErrorBody", "GamesController", "PlayersController", "current_player", "health", "ready"]
+__all__ = ["ErrorBody", "GamesController", "health", "ready"]

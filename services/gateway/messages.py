@@ -12,7 +12,9 @@ from typing import Annotated, Any, Union
 import msgspec
 from msgspec import Meta, Struct
 
-from engine import AnyIntent, PlayerView
+from engine import AnyIntent
+
+from ..games.model import Snapshot
 
 MoveId = Annotated[str, Meta(min_length=1, max_length=64)]
 Version = Annotated[int, Meta(ge=0)]
@@ -44,22 +46,16 @@ class S2C(Struct, frozen=True, tag_field="type"):
 
 
 class SnapshotS2C(S2C, tag="s2c.snapshot"):
-    game_id: str
+    """On connect and after every c2s.sync: the game now, and whether this socket plays or watches."""
+
     role: str  # player | spectator
-    version: int
-    view: PlayerView
-    elapsed_ms: int | None
-    seed: int | None = None  # only once the game has ended
-    deal: PlayerView | None = None  # the deal as dealt, every card face up; only once the game has ended
+    snapshot: Snapshot  # the game service's, as it is: version, view, time, and the deal once ended
 
 
 class UpdateS2C(S2C, tag="s2c.update"):
-    game_id: str
-    version: int
-    view: PlayerView
-    elapsed_ms: int | None
-    seed: int | None = None
-    deal: PlayerView | None = None
+    """After every accepted move, to every socket of the game."""
+
+    snapshot: Snapshot
 
 
 class AcceptedS2C(S2C, tag="s2c.accepted"):
@@ -83,7 +79,16 @@ class PongS2C(S2C, tag="s2c.pong"):
     pass
 
 
-AnyS2C = Union[SnapshotS2C, UpdateS2C, AcceptedS2C, RejectedS2C, ErrorS2C, PongS2C]
+class BoardS2C(S2C, tag="s2c.board"):
+    """A daily challenge's leaderboard changed (an attempt started or ended, a win verified or removed,
+    the board made final): its counts at `version`; read the page again over HTTP."""
+
+    challenge: str
+    version: int
+    counts: Any
+
+
+AnyS2C = Union[SnapshotS2C, UpdateS2C, AcceptedS2C, RejectedS2C, ErrorS2C, PongS2C, BoardS2C]
 
 _decoder = msgspec.json.Decoder(AnyC2S)
 _encoder = msgspec.json.Encoder()

@@ -1,8 +1,8 @@
-"""The one init plugin: wires Redis, the event store, the game service, identity and channels.
+"""The one init plugin: wires Redis, the services (games, tournaments, races), identity, limits and the fan-out.
 
 Redis comes from `settings.redis_url` (`arena serve` starts the embedded server first when none
-is set). The channels plugin fans updates out over Redis pub/sub, so several gateway processes on
-one Redis show every move to every socket; the game log itself stays in the store.
+is set). The fan-out carries updates over Redis pub/sub, so several gateway processes on one
+Redis show every move to every socket; the game log itself stays in the store.
 """
 
 from __future__ import annotations
@@ -10,27 +10,38 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import redis.asyncio as aioredis
 from litestar import Litestar
-from litestar.channels import ChannelsPlugin
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.exceptions import TooManyRequestsException
 from litestar.plugins import InitPluginProtocol
 
 from ..games.service import GameService
-from ..games.appender import Appender
-from ..identity import Identity, load_or_create_secret
-from ..redis.client import open_redis, parse_redis_url
+from ..identity import Identity, TokenClaims, load_or_create_secret
+from ..redis.client import open_redis, parse_redis_url, server_client
+from ..sessions import Sessions
 from ..settings import Settings
-from ..store import EventStore
+from .auth import current_claims, current_player
 from .catalog import CatalogController
-from .errors import ApiError, api_error_response
-from .fanout import BatchingPubSubBackend
-from ..validator.runtime import Validators
-from .http import GamesController, PlayersController, current_player, health, ready
-from .race_routes import RacesPlugin
+from .errors import ApiError, api_error_response, unavailable_response
+from .fanout import Fanout
+from .overload import UNAVAILABLE_ERRORS
+from .pubsub_link import PubSubLink
+from ..races.service import RaceService
+from ..tournaments.service import TournamentService
+from .wiring import ProcessServices
+from .http import GamesController, health, ready
+from .account_routes import AccountsController
+from .board_socket import announcer, board_socket
+from .daily_routes import DailiesController, StatsController
+from .limits import limit_middleware, register_limit_store, too_many_requests_handler
+from .player_budget import PlayerBudgets
+from .race_routes import RacesController, RatingsController
+from .race_frames import RaceFanout
+from .race_socket import race_socket
 from .replay_routes import ReplaysController
+from .session_routes import PlayersController, SessionController, TicketsController
 from .sockets import echo_socket, game_socket
 
 
@@ -38,71 +49,94 @@ def _service(state: State) -> GameService:
     return state.service
 
 
+def _tournaments(state: State) -> TournamentService:
+    return state.tournaments
+
+
+def _races(state: State) -> RaceService:
+    return state.races
+
+
+def _sessions(state: State) -> Sessions:
+    return state.sessions
+
+
 class ArenaPlugin(InitPluginProtocol):
     def __init__(self, settings: Settings) -> None:
         if not settings.redis_url:
             raise ValueError("create_app needs settings.redis_url (`arena serve` starts an embedded Redis)")
         self.settings = settings
-        self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir))
+        self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir), settings.token_ttl_seconds)
+        self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst)
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
-        self.pubsub_redis = aioredis.Redis.from_url(plain_url)
-        self.fanout = BatchingPubSubBackend(redis=self.pubsub_redis)
-        self.channels = ChannelsPlugin(
-            backend=self.fanout,
-            arbitrary_channels_allowed=True,
-            subscriber_max_backlog=256,
-            subscriber_backlog_strategy="dropleft",  # a slow socket loses old updates, then resyncs
-        )
+        pool = {"pool_size": settings.redis_pool_size, "pool_timeout": settings.redis_pool_timeout}
+        self.pool = pool
+        link = PubSubLink(server_client(plain_url, **pool))
+        self.fanout = Fanout(link, confirm_timeout=max(1.0, settings.redis_pool_timeout))
 
     @asynccontextmanager
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
-        client = await open_redis(self.settings.redis_url)
+        client = await open_redis(self.settings.redis_url, **self.pool)
         try:
-            store = EventStore(client)
             app.state.redis = client
-            validators = Validators(
-                client, store, workers=self.settings.validators, review_floor_ms=self.settings.review_floor_ms
-            )
-            app.state.validators = validators
-            app.state.service = GameService(
-                store, client, cache_games=self.settings.cache_games, appender=Appender(store),
-                results=validators.submitter,
-            )
-            validators.start()
+            running = ProcessServices(client, self.settings)
+            app.state.service, app.state.validators = running.games, running.validators
+            app.state.tournaments = running.tournaments
+            running.tournaments.board_changed = announcer(self.fanout, running.tournaments)
+            app.state.races = running.races
+            running.races.feed = RaceFanout(self.fanout)
+            app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds)
+            register_limit_store(app, client)
+            await self.fanout.start()
+            running.start()
             try:
                 yield
             finally:
-                await validators.stop()
+                await running.stop()
         finally:
+            await self.fanout.aclose()  # what is queued is published first
             await client.aclose()
-            await self.pubsub_redis.aclose()
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
-        settings, identity, fanout = self.settings, self.identity, self.fanout
-        app_config = self.channels.on_app_init(app_config)
-        app_config.lifespan.insert(0, self.lifespan)  # entered before channels, left after them
-        app_config = RacesPlugin(settings, fanout).on_app_init(app_config)  # live races: routes, socket, timers
+        settings, identity, fanout, budgets = self.settings, self.identity, self.fanout, self.budgets
+        app_config.lifespan.append(self.lifespan)
         app_config.dependencies.update(
             {
                 "service": Provide(_service, sync_to_thread=False),
                 "identity": Provide(lambda: identity, use_cache=True, sync_to_thread=False),
                 "settings": Provide(lambda: settings, use_cache=True, sync_to_thread=False),
                 "fanout": Provide(lambda: fanout, use_cache=True, sync_to_thread=False),
+                "sessions": Provide(_sessions, sync_to_thread=False),
+                "budgets": Provide(lambda: budgets, use_cache=True, sync_to_thread=False),
+                "claims": Provide(current_claims),
                 "player_id": Provide(current_player),
+                "tournaments": Provide(_tournaments, sync_to_thread=False),
+                "races": Provide(_races, sync_to_thread=False),
             }
         )
         app_config.signature_namespace.update(
             {
                 "GameService": GameService,
+                "TournamentService": TournamentService,
+                "RaceService": RaceService,
                 "Identity": Identity,
                 "Settings": Settings,
-                "BatchingPubSubBackend": BatchingPubSubBackend,
+                "Fanout": Fanout,
+                "Sessions": Sessions,
+                "TokenClaims": TokenClaims,
+                "PlayerBudgets": PlayerBudgets,
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
+        app_config.exception_handlers[TooManyRequestsException] = too_many_requests_handler(settings)
+        for error in UNAVAILABLE_ERRORS:
+            app_config.exception_handlers[error] = unavailable_response
+        app_config.middleware.extend(limit_middleware(settings))
         app_config.route_handlers.extend(
-            [PlayersController, GamesController, CatalogController, ReplaysController, health, ready, game_socket]
+            [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
+             ReplaysController, DailiesController, StatsController, AccountsController, RacesController,
+             RatingsController, health, ready, game_socket, board_socket, race_socket]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

@@ -1,4 +1,4 @@
-"""HTTP routes of live races, and the plugin that runs the race service in the gateway.
+"""HTTP routes of live races (the race service itself is wired in services/gateway/wiring.py).
 
 Thin: the race service decides; these check identity, turn bodies into validated settings and map
 refusals to statuses (404 no such race or code, 403 not the host, 409 a lobby rule, 400 bad settings,
@@ -8,30 +8,19 @@ id before the start signal.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from litestar import Controller, Litestar, get, post
-from litestar.config.app import AppConfig
-from litestar.datastructures import State
-from litestar.di import NamedDependency, Provide
+from litestar import Controller, get, post
+from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody
-from litestar.plugins import InitPluginProtocol
 from msgspec import Meta, Struct
 
 from ..races.commands import DEFAULT_TIME_LIMIT_MS, RaceError, check_settings
-from ..races.deal_pool import DealPool
-from ..races.ratings import RatingRow, Ratings, board_of
+from ..races.ratings import RatingRow, board_of
 from ..races.service import RaceService
-from ..races.store import RaceStore
 from ..races.view import RaceView
-from ..races.wiring import attach
-from ..settings import Settings
 from ..tournaments.catalogue import CATALOGUE
 from .errors import ApiError
-from .fanout import BatchingPubSubBackend
-from .race_socket import RaceFanout, race_socket
 
 STATUS = {
     "no_such_race": 404, "no_such_code": 404, "not_host": 403, "not_seated": 403, "race_full": 409,
@@ -135,39 +124,4 @@ class RatingsController(Controller):
         return await races.ratings.leaderboard(board_of(game, entries[0].variant), max(1, min(limit, 200)))
 
 
-def _races(state: State) -> RaceService:
-    return state.races
-
-
-class RacesPlugin(InitPluginProtocol):
-    """Runs the race service beside the game service: its routes, its socket, its timers."""
-
-    def __init__(self, settings: Settings, fanout: BatchingPubSubBackend) -> None:
-        self.settings, self.fanout = settings, fanout
-
-    @asynccontextmanager
-    async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
-        state = app.state
-        games = state.service
-        races = RaceService(
-            RaceStore(state.redis, clock=games.clock), games, countdown_ms=self.settings.race_countdown_ms,
-            deals=DealPool(state.redis, size=self.settings.race_deal_pool), ratings=Ratings(state.redis),
-            feed=RaceFanout(self.fanout),
-        )
-        attach(races, games, getattr(getattr(state, "validators", None), "queue", None))
-        state.races = races
-        races.start_timers()
-        try:
-            yield
-        finally:
-            await races.stop_timers()
-
-    def on_app_init(self, app_config: AppConfig) -> AppConfig:
-        app_config.lifespan.append(self.lifespan)  # after the arena's: the game service exists by then
-        app_config.dependencies["races"] = Provide(_races, sync_to_thread=False)
-        app_config.signature_namespace["RaceService"] = RaceService
-        app_config.route_handlers.extend([RacesController, RatingsController, race_socket])
-        return app_config
-
-
-__all__ = ["RacesController", "RacesPlugin", "RatingsController"]
+__all__ = ["RacesController", "RatingsController"]

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from litestar import Controller, get
+from litestar import Controller, MediaType, Response, get
 from litestar.datastructures import State
 from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath
 
 from ..games.model import NO_SUCH_GAME, Refusal
 from ..games.service import GameService
 from ..validator.public import ValidatorStatus, public_replay, validator_status
 from ..validator.replay_file import ReplayFile
+from ..validator.replay_views import UNAVAILABLE, ReplayViews, public_views
 from ..validator.verdict import Verdict
 from .errors import ApiError
 
@@ -27,6 +29,17 @@ class ReplaysController(Controller):
         if isinstance(found, Refusal):
             raise ApiError(404 if found.code == NO_SUCH_GAME else 403, found.code, found.message)
         return found
+
+    @get("/games/{game_id:str}/replay/views",
+         responses={200: ResponseSpec(ReplayViews, description="the replay's steps and the solver's review")})
+    async def replay_views(self, game_id: FromPath[str], service: NamedDependency[GameService]) -> Response[bytes]:
+        """What the replay page shows: the deal and the position after every move, every card face up,
+        each move with its server time, and the solver's review. Public exactly when the replay file is."""
+        found = await public_views(service, game_id)
+        if isinstance(found, Refusal):
+            status = {NO_SUCH_GAME: 404, UNAVAILABLE: 503}.get(found.code, 403)
+            raise ApiError(status, found.code, found.message)
+        return Response(found, media_type=MediaType.JSON)
 
     @get("/games/{game_id:str}/verdict")
     async def verdict(self, game_id: FromPath[str], state: State) -> Verdict:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from litestar import WebSocket, websocket
-from litestar.channels import ChannelsPlugin
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from ..games.service import GameService
-from ..identity import Identity
+from ..sessions import Sessions
 from ..settings import Settings
-from .fanout import BatchingPubSubBackend
-from .game_socket import CLOSE_UNAUTHORIZED, GameSocket
-from .messages import ErrorS2C, encode_s2c
+from .auth import socket_player
+from .fanout import Fanout
+from .game_socket import GameSocket
+from .player_budget import PlayerBudgets
 
 
 @websocket("/ws/games/{game_id:str}")
@@ -20,19 +20,19 @@ async def game_socket(
     socket: WebSocket,
     game_id: FromPath[str],
     service: NamedDependency[GameService],
-    channels: NamedDependency[ChannelsPlugin],
-    fanout: NamedDependency[BatchingPubSubBackend],
+    fanout: NamedDependency[Fanout],
     settings: NamedDependency[Settings],
-    identity: NamedDependency[Identity],
+    sessions: NamedDependency[Sessions],
+    budgets: NamedDependency[PlayerBudgets],
 ) -> None:
     await socket.accept()
-    viewer_id = identity.player_of(socket.query_params.get("token"))
+    viewer_id = await socket_player(socket, sessions)  # ?ticket=, used once; it says why not and closes
     if viewer_id is None:
-        # Accepted first so a browser can read why: a refused handshake shows no reason.
-        await socket.send_text(encode_s2c(ErrorS2C("unauthorized", "connect with ?token=<token>")).decode())
-        await socket.close(CLOSE_UNAUTHORIZED, "unauthorized")
         return
-    await GameSocket(socket, service, channels, fanout, settings, game_id, viewer_id).run()
+    game = GameSocket(socket, service, fanout, settings, game_id, viewer_id)
+    with budgets.hold(viewer_id) as bucket:
+        game.bucket = bucket  # one frame budget per player, shared by all of their sockets
+        await game.run()
 
 
 @websocket("/ws/echo")

@@ -22,7 +22,7 @@ from openskill.models import PlackettLuce
 
 from engine.rules import variant_key
 
-from ..store.keys import RACE_LOG_KEY_PATTERN, RACE_NAMESPACE, game_id_of_log_key
+from ..store.keys import RACE_LOG_KEY_PATTERN, RACE_STREAMS, game_id_of_log_key
 from ..store.keys import ratings_board_key, ratings_key, ratings_lock_key, ratings_rated_key
 from .events import Standing
 
@@ -162,7 +162,7 @@ async def rebuild_ratings(races_store, ratings: Ratings) -> int:
     returns how many races were rated. `races_store` is a services.races.store.RaceStore."""
     finished: list[RatedRace] = []
     async for key in races_store.redis.scan_iter(match=RACE_LOG_KEY_PATTERN, count=500):
-        race_id = game_id_of_log_key(_text(key), RACE_NAMESPACE)
+        race_id = game_id_of_log_key(_text(key), RACE_STREAMS)
         state = None if race_id is None else await races_store.load(race_id)
         if state is not None and state.final is not None:
             finished.append(rated_race_of(state))

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..store import EventStore, VersionConflict
-from ..store.keys import RACE_NAMESPACE, player_race_key, race_code_key, race_presence_key, races_due_key
+from ..store.keys import RACE_STREAMS, player_race_key, race_code_key, race_presence_key, races_due_key
 from .core import RaceState, fold
 from .events import AnyRaceEvent, from_stored, to_new_event
 
@@ -29,7 +29,7 @@ _RELEASE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 class RaceStore:
     def __init__(self, redis: Any, *, clock: Callable[[], int]) -> None:
         self.redis = redis
-        self.events = EventStore(redis, clock=clock, namespace=RACE_NAMESPACE)
+        self.events = EventStore(redis, clock=clock, namespace=RACE_STREAMS)
 
     async def load(self, race_id: str, cached: RaceState | None = None) -> RaceState | None:
         """The race folded from its log, reading only what `cached` has not seen; None if there is none."""

@@ -8,6 +8,11 @@ URL forms (all accepted; the docs use the first two):
 - `redis://host:port?cluster=true`: the same cluster client, for tools that only allow `redis://`.
 
 Replies are parsed by hiredis when it is installed (it is a project dependency): redis-py picks it itself.
+
+Connections are pooled and bounded: at most `pool_size` per server, and a command that finds them all in
+use waits up to `pool_timeout` seconds for one, then fails with ConnectionError("No connection available.")
+(which the gateway answers as unavailable / 503). One server: redis-py's BlockingConnectionPool. A cluster:
+WaitingRedisCluster (redis-py's asyncio cluster client has no blocking pool of its own).
 """
 
 from __future__ import annotations
@@ -17,10 +22,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import redis.asyncio as aioredis
 from redis.utils import HIREDIS_AVAILABLE
 
+from .waiting_cluster import WaitingRedisCluster
+
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
 AnyRedis = aioredis.Redis | aioredis.RedisCluster
+POOL_SIZE = 100  # redis-py's own default cap; services/settings.py carries the configured one
+POOL_TIMEOUT = 5.0
 
 
 def parse_redis_url(url: str) -> tuple[str, bool]:
@@ -47,14 +56,25 @@ def parse_redis_url(url: str) -> tuple[str, bool]:
     return urlunsplit((scheme, parts.netloc, path, urlencode(query), parts.fragment)), cluster
 
 
-async def open_redis(url: str) -> AnyRedis:
+def server_client(plain_url: str, *, pool_size: int = POOL_SIZE, pool_timeout: float = POOL_TIMEOUT) -> aioredis.Redis:
+    """A client of one server on a bounded, waiting pool (no I/O until used). `plain_url` as parse_redis_url
+    gives it."""
+    pool = aioredis.BlockingConnectionPool.from_url(plain_url, max_connections=pool_size, timeout=pool_timeout)
+    return aioredis.Redis.from_pool(pool)  # the client owns the pool: closing one closes the other
+
+
+async def open_redis(url: str, *, pool_size: int = POOL_SIZE, pool_timeout: float = POOL_TIMEOUT) -> AnyRedis:
     """Connect to `url` (see the module doc for the forms) and check it answers; the caller closes it.
 
     Clients return raw bytes (no decode_responses): event payloads are binary msgpack.
     """
     plain_url, cluster = parse_redis_url(url)
     # The cluster client discovers the other nodes on its first command, so the PING checks them too.
-    client: AnyRedis = (aioredis.RedisCluster if cluster else aioredis.Redis).from_url(plain_url)
+    client: AnyRedis
+    if cluster:
+        client = WaitingRedisCluster.from_url(plain_url, max_connections=pool_size, pool_timeout=pool_timeout)
+    else:
+        client = server_client(plain_url, pool_size=pool_size, pool_timeout=pool_timeout)
     try:
         await client.ping()
     except BaseException:

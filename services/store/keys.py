@@ -8,21 +8,21 @@ hash tag for the same reason. Nothing else in the project spells a key.
 from __future__ import annotations
 
 PREFIX = "arena:"
-GAME_NAMESPACE = "game"
-GAME_PREFIX = f"{PREFIX}{GAME_NAMESPACE}:"
-# The event store's namespaces: the first part of a stream's keys, so a race's stream never looks like
-# a game's log to a scan of game logs (rebuilds, sweeps).
-RACE_NAMESPACE = "race"
-NAMESPACES = frozenset({GAME_NAMESPACE, RACE_NAMESPACE})
+GAME_STREAMS = "game"  # the store's default namespace: game logs; others: "daily", "race"
+RACE_STREAMS = "race"
+GAME_PREFIX = f"{PREFIX}{GAME_STREAMS}:"
+# Every namespace the event store knows: a typo must not open a stream nothing else ever reads.
+NAMESPACES = frozenset({GAME_STREAMS, "daily", RACE_STREAMS})
 
 
-def log_key(stream_id: str, namespace: str = GAME_NAMESPACE) -> str:
-    """An event stream (a game's log by default): entry id `0-<version>`, one field `e` = msgpack
-    StoredEvent. No TTL."""
+def log_key(stream_id: str, namespace: str = GAME_STREAMS) -> str:
+    """An event stream: entry id `0-<version>`, one field `e` = msgpack StoredEvent. No TTL.
+    Game logs are `arena:game:{<id>}:log`; a challenge's or a race's stream lives in its own namespace,
+    so nothing that scans game logs ever mistakes one for a game."""
     return f"{PREFIX}{namespace}:{{{stream_id}}}:log"
 
 
-def moves_key(stream_id: str, namespace: str = GAME_NAMESPACE) -> str:
+def moves_key(stream_id: str, namespace: str = GAME_STREAMS) -> str:
     """Hash: client move id -> the stream version the move was stored at (idempotent retries)."""
     return f"{PREFIX}{namespace}:{{{stream_id}}}:moves"
 
@@ -37,16 +37,32 @@ def player_games_key(player_id: str) -> str:
     return f"{PREFIX}player:{{{player_id}}}:games"
 
 
+def token_generation_key(player_id: str) -> str:
+    """A player's token generation (integer, absent = 0): a token issued at a lower one is signed out.
+    Expires a token lifetime after the last sign-out, when every token it ended has expired too."""
+    return f"{PREFIX}player:{{{player_id}}}:token_gen"
+
+
+def ticket_key(ticket: str) -> str:
+    """A one-use socket ticket -> "<player id> <token generation>"; expires with the ticket (seconds)."""
+    return f"{PREFIX}ticket:{ticket}"
+
+
+# Litestar's RedisStore for the HTTP rate limits puts this and a colon before its keys
+# ("arena:rate:RateLimitMiddleware::<limit>:<address>"); each expires with its window.
+RATE_LIMIT_NAMESPACE = f"{PREFIX}rate"
+
+
 def updates_channel(game_id: str) -> str:
     """Pub/sub channel carrying a game's versioned updates between gateway processes."""
     return f"{PREFIX}updates:{game_id}"
 
 
 LOG_KEY_PATTERN = f"{GAME_PREFIX}{{*}}:log"  # SCAN pattern matching every game's stream
-RACE_LOG_KEY_PATTERN = f"{PREFIX}{RACE_NAMESPACE}:{{*}}:log"  # ... and every race's stream
+RACE_LOG_KEY_PATTERN = f"{PREFIX}{RACE_STREAMS}:{{*}}:log"  # ... and every race's stream
 
 
-def game_id_of_log_key(key: str, namespace: str = GAME_NAMESPACE) -> str | None:
+def game_id_of_log_key(key: str, namespace: str = GAME_STREAMS) -> str | None:
     """The stream id (a game's, by default) in a key `log_key` made, or None for any other key."""
     head, tail = f"{PREFIX}{namespace}:{{", "}:log"
     if key.startswith(head) and key.endswith(tail) and len(key) > len(head) + len(tail):
@@ -115,7 +131,7 @@ def daily_counts_key(challenge: str) -> str:
 
 
 def daily_stream_id(challenge: str) -> str:
-    """Event stream (see log_key) of a challenge's own life: prepared, closed, revealed."""
+    """Event stream (namespace "daily", see log_key) of a challenge's own life: prepared, closed, revealed."""
     return f"daily-{challenge}"
 
 
@@ -193,3 +209,23 @@ def ratings_lock_key(board: str) -> str:
 def race_deals_key(board: str) -> str:
     """List: proven-winnable secret deals (msgpack) chosen ahead for new races of a board, each used once."""
     return f"{PREFIX}race-deals:{{{board}}}"
+
+
+def scheduler_lock_key(job: str) -> str:
+    """String: which process runs a daily job now (SET NX PX; released by its owner only)."""
+    return f"{PREFIX}scheduler:{{{job}}}"
+
+
+def retention_key() -> str:
+    """Sorted set: casual or practice game id -> when it ended; trimmed after the retention period."""
+    return f"{PREFIX}{{retention}}:ended"
+
+
+def daily_board_version_key(challenge: str) -> str:
+    """Counter: a challenge's leaderboard version, stepped on every change (pushes carry it)."""
+    return f"{DAILY_PREFIX}{{{challenge}}}:version"
+
+
+def board_channel(challenge: str) -> str:
+    """Pub/sub channel of a challenge's leaderboard changes between gateway processes."""
+    return f"{PREFIX}board:{challenge}"

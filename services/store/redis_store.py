@@ -34,7 +34,7 @@ from services.store.envelope import (
     moves_key,
 )
 from services.store.errors import StoreError, VersionConflict
-from services.store.keys import GAME_NAMESPACE, NAMESPACES
+from services.store.keys import GAME_STREAMS, NAMESPACES
 
 
 # The append script compares versions as Lua numbers (doubles): past 2**53 they are no longer exact.
@@ -53,13 +53,13 @@ class EventStore:
         client: aioredis.Redis | aioredis.RedisCluster,
         *,
         clock: Callable[[], int] = wall_clock_ms,
-        namespace: str = GAME_NAMESPACE,
+        namespace: str = GAME_STREAMS,
     ) -> None:
         if namespace not in NAMESPACES:
             raise ValueError(f"namespace must be one of {sorted(NAMESPACES)}, not {namespace!r}")
         self.client = client
         self.clock = clock
-        self.namespace = namespace
+        self.namespace = namespace  # whose streams: game logs by default; "daily", "race" for theirs
 
     # ---- writing -------------------------------------------------------------------------------
     async def append(

@@ -143,10 +143,10 @@ def _prepare(command: PrepareChallenge, state: ChallengeState) -> list[Challenge
     ref, pick = command.ref, command.pick
     if state.prepared is not None:
         return rule_error(ALREADY_PREPARED, f"{ref.key} was prepared; its commitment is {state.prepared.commitment}")
-    if command.now_ms > ref.opens_at_ms - PUBLISH_AHEAD_MS:
-        return rule_error(
-            TOO_LATE_TO_PREPARE, f"{ref.key} must be prepared at least 7 days before it opens, so its deal is fixed early"
-        )
+    # Commitments go out PUBLISH_AHEAD_MS before the day opens; a fresh server catching up on days it
+    # never prepared may still publish one late (its prepared_at_ms shows it), but never once it closed.
+    if command.now_ms >= ref.closes_at_ms:
+        return rule_error(TOO_LATE_TO_PREPARE, f"{ref.key} has closed: a deal can no longer be committed to it")
     daily = ref.daily
     bound = commitment(ref.date, daily.game, daily.variant_text, pick.seed, command.salt)
     sealed = SealedDeal(pick.seed, command.salt.hex(), pick.counter, pick.day_key.hex())

@@ -42,6 +42,7 @@ class BoardEntry(Struct, frozen=True):
     time_ms: int
     finished_at_ms: int
     name: str | None = None  # the display name when the attempt ended
+    flagged: bool = False  # verified, but faster than the review floor: shown as flagged for review
 
 
 class BoardRow(Struct, frozen=True):
@@ -79,6 +80,13 @@ class EntryGate(Protocol):
     """What the replay verifier needs: let a pending win onto the board, or take it off."""
 
     async def promote(self, challenge: str, player: str) -> str | RuleError: ...
+
+    async def flag(self, challenge: str, player: str) -> None:
+        """Mark a verified win as flagged for review (its place is kept; the flag shows beside it)."""
+        entry = await self.entry(challenge, player)
+        if entry is not None and not entry.flagged:
+            flagged = msgspec.structs.replace(entry, flagged=True)
+            await self.client.hset(daily_entries_key(challenge), player, msgspec.msgpack.encode(flagged))
 
     async def remove(self, challenge: str, player: str) -> str | RuleError: ...
 
@@ -139,6 +147,13 @@ class RedisLeaderboard:
         if entry is None or entry.result != WON:
             return rule_error(NOT_PENDING, f"{player} has no win awaiting verification in {challenge}")
         return await self._change(challenge, player, PENDING, VERIFIED, add=_member(entry))
+
+    async def flag(self, challenge: str, player: str) -> None:
+        """Mark a verified win as flagged for review (its place is kept; the flag shows beside it)."""
+        entry = await self.entry(challenge, player)
+        if entry is not None and not entry.flagged:
+            flagged = msgspec.structs.replace(entry, flagged=True)
+            await self.client.hset(daily_entries_key(challenge), player, msgspec.msgpack.encode(flagged))
 
     async def remove(self, challenge: str, player: str) -> str | RuleError:
         entry = await self.entry(challenge, player)

@@ -6,6 +6,7 @@ from typing import Any
 
 from msgspec import Struct
 
+from ..games.live import LiveGame
 from ..games.model import NO_SUCH_GAME, NOT_PUBLIC_YET, Refusal
 from ..games.service import GameService
 from ..store.keys import dead_letters_key, submissions_key, validator_counts_key
@@ -13,14 +14,23 @@ from .queue import GROUP
 from .replay_file import ReplayFile, build_replay
 
 
-async def public_replay(service: GameService, game_id: str) -> ReplayFile | Refusal:
-    """The game's replay file, or why not: no such game, or not public yet (a daily before its reveal,
-    a race before its end, a game still in play). No card leaves before then."""
+async def public_game(service: GameService, game_id: str) -> LiveGame | Refusal:
+    """The live game if its replay may go to anyone now; else why not: no such game, or not public
+    yet (a daily before its reveal, a race before its end, a game still in play). Every route that
+    serves a replay's cards asks this first: no card leaves before then."""
     live = await service.refresh(game_id)
     if live is None:
         return Refusal(NO_SUCH_GAME, f"there is no game {game_id!r}")
     if not service.deal_public(live):
         return Refusal(NOT_PUBLIC_YET, "this game's replay is public once the game is over and its deal may be shown")
+    return live
+
+
+async def public_replay(service: GameService, game_id: str) -> ReplayFile | Refusal:
+    """The game's replay file, or why not (public_game)."""
+    live = await public_game(service, game_id)
+    if isinstance(live, Refusal):
+        return live
     return build_replay(game_id, await service.store.read(game_id))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import engine
 from engine import WON
 
+from ..games.entries import GameCreated
 from ..games.projections import final_state
 from ..games.record import BadLog, read_log
 from ..store import EventStore
@@ -35,12 +36,12 @@ class Submitter:
     def redis(self) -> Any:
         return self.queue.redis
 
-    async def opened(self, game_id: str, at_ms: int) -> None:
+    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
         await self.redis.zadd(unsettled_key(), {game_id: at_ms})
 
-    async def ended(self, game_id: str, player_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
         if status == WON:
-            await self.queue.submit(Submission(game_id, player_id, moves, time_ms, at_ms))
+            await self.queue.submit(Submission(game_id, created.player_id, moves, time_ms, at_ms))
         await self.redis.zrem(unsettled_key(), game_id)
 
     async def sweep(self, *, now_ms: int, batch: int = SWEEP_BATCH) -> int:

@@ -13,6 +13,9 @@ from pathlib import Path
 
 ARENA = Path(sys.executable).with_name("arena")
 START_TIMEOUT_S = 40
+# Every browser context is a new guest from 127.0.0.1, and every socket takes a ticket: the limits stay
+# on (the requests go through them) but sized for a test run, not for one person.
+E2E_ENV = {**os.environ, **{f"ARENA_LIMIT_{name}": "1000/minute" for name in ("GUESTS", "SIGN_IN", "GAMES", "TICKETS")}}
 
 
 def free_port() -> int:
@@ -51,7 +54,7 @@ class ArenaServer:
         assert self.owned, "an external server is not ours to start"
         log = open(self.log_path, "ab")
         command = [str(ARENA), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)]
-        env = {**os.environ, **self.env} if self.env else None
+        env = {**E2E_ENV, **(self.env or {})}
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:

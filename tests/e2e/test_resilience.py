@@ -9,8 +9,9 @@ from .board import Board
 from .deals import winnable_pairing_deal
 
 WISH = ("wish", (("mode", "standard"),))
-# What Chromium logs while the server is down: failed socket handshakes, nothing of ours.
-SOCKET_DOWN = r"WebSocket connection to .* failed"
+# What Chromium logs while the server is down: failed socket handshakes and ticket requests that never
+# reached it, nothing of ours.
+SOCKET_DOWN = r"WebSocket connection to .* failed|Failed to load resource: net::ERR_CONNECTION_REFUSED"
 
 pytestmark = pytest.mark.browser
 
@@ -88,6 +89,36 @@ def test_a_missed_update_is_noticed_and_resynced(page):
     assert page.evaluate("window.syncsSent") >= 1
     assert board.view() == second.view()
     other.close()
+
+
+def test_an_unavailable_first_snapshot_is_asked_for_again(page):
+    """An overloaded server answers a (re)connect with s2c.error unavailable in place of the snapshot and keeps
+    the socket open: the client asks again with c2s.sync (after a backoff) and comes back online."""
+    seed, line = winnable_pairing_deal(*WISH)
+    board = Board(page)
+    board.new_game("wish", seed=seed)
+    board.play_line(line[:2])
+    shown = board.view()
+    page.evaluate("""() => {
+        const link = window.arena.link;
+        const receive = link.receive.bind(link);
+        const send = link.send.bind(link);
+        window.syncsSent = 0;
+        link.send = (frame) => { if (frame.type === "c2s.sync") window.syncsSent += 1; return send(frame); };
+        let replaced = false;
+        link.receive = (data) => {
+            if (!replaced && JSON.parse(data).type === "s2c.snapshot") {
+                replaced = true;
+                data = JSON.stringify({type: "s2c.error", code: "unavailable", message: "the game store did not answer"});
+            }
+            receive(data);
+        };
+        link.ws.close();
+    }""")
+    page.wait_for_function("window.syncsSent >= 1")
+    board.wait_online()
+    assert board.version() == 2 and board.view() == shown
+    board.play_line(line[2:4])
 
 
 def test_the_client_rides_out_a_server_restart(page, arena, console_errors):

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from web_client import STATIC_DIR
 
 IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["'](\./[^"']+)["']""", re.M | re.S)
 
 
-def test_index_references_exist():
-    html = (STATIC_DIR / "index.html").read_text()
-    refs = re.findall(r"""(?:src|href)="([^"#:]+)\"""", html)
-    assert "js/app.js" in refs and "css/arena.css" in refs
+@pytest.mark.parametrize(("page", "entry"), [("index.html", "js/app.js"), ("replay.html", "js/replay.js")])
+def test_page_references_exist(page, entry):
+    html = (STATIC_DIR / page).read_text()
+    refs = [ref for ref in re.findall(r"""(?:src|href)="([^"#:]+)\"""", html) if not ref.startswith("/")]
+    assert entry in refs and "css/arena.css" in refs
     for ref in refs:
-        assert (STATIC_DIR / ref).is_file(), f"index.html names {ref}, which does not exist"
+        assert (STATIC_DIR / ref).is_file(), f"{page} names {ref}, which does not exist"
 
 
 def test_every_relative_import_resolves():
@@ -43,7 +46,7 @@ def test_no_client_file_names_a_game():
     from engine.cards import RANK_NAMES
 
     card_words = {name.lower() for name in RANK_NAMES.values()}
-    sources = [*(STATIC_DIR / "js").glob("*.js"), STATIC_DIR / "index.html"]
+    sources = [*(STATIC_DIR / "js").glob("*.js"), STATIC_DIR / "index.html", STATIC_DIR / "replay.html"]
     for entry in engine.catalog().games:
         for source in sources:
             text = source.read_text()

@@ -35,18 +35,21 @@ class Audit:
         return engine.fold(state, events)
 
     def check(self, game_id: str, frame: dict[str, Any]) -> None:
-        if "view" not in frame:
+        """A snapshot or an update carries the service's snapshot: check what it shows."""
+        if "snapshot" not in frame:
             return
-        state = self.state_at(game_id, frame["version"])
+        snapshot = frame["snapshot"]
+        assert snapshot["game_id"] == game_id
+        state = self.state_at(game_id, snapshot["version"])
         hidden = engine.hidden_cards(state)
-        shown = {card["id"] for pile in frame["view"]["piles"] for card in pile["cards"]}
+        shown = {card["id"] for pile in snapshot["view"]["piles"] for card in pile["cards"]}
         assert not shown & hidden, f"frame shows face-down cards {sorted(shown & hidden)}"
-        named = {intent["card"] for intent in frame["view"]["legal"] if "card" in intent}
+        named = {intent["card"] for intent in snapshot["view"]["legal"] if "card" in intent}
         assert not named & hidden, f"a legal move names face-down cards {sorted(named & hidden)}"
-        assert frame["view"] == json.loads(msgspec.json.encode(engine.player_view(state)))
+        assert snapshot["view"] == json.loads(msgspec.json.encode(engine.player_view(state)))
         over = state.status in FINISHED or not engine.legal_moves(state)  # a lost game with no undo is over
         if not over:
-            assert frame.get("seed") is None and frame.get("deal") is None, "seed or deal shown before the end"
+            assert snapshot["seed"] is None and snapshot["deal"] is None, "seed or deal shown before the end"
         self.frames_checked += 1
 
 
@@ -104,8 +107,15 @@ class Client:
     def summary(self, game_id: str) -> dict[str, Any]:
         return self.http.get(f"/api/games/{game_id}", headers=self.headers).raise_for_status().json()
 
-    def open(self, game_id: str, base_url: str | None = None) -> Socket:
+    def ticket(self, base_url: str | None = None) -> str:
+        """A one-use socket ticket (the token itself never goes in a URL)."""
+        url = f"{base_url or self.base_url}/api/tickets"
+        return self.http.post(url, headers=self.headers).raise_for_status().json()["ticket"]
+
+    def open(self, game_id: str, base_url: str | None = None, ticket: str | None = None) -> Socket:
+        """A socket to the game, authenticated with a fresh ticket from the same server (or `ticket`)."""
+        ticket = ticket or self.ticket(base_url)
         ws_url = (base_url or self.base_url).replace("http://", "ws://")
         # Entered as a context manager by hand: the socket outlives this call.
-        conn = connect(f"{ws_url}/ws/games/{game_id}?token={self.token}", max_size=None).__enter__()
+        conn = connect(f"{ws_url}/ws/games/{game_id}?ticket={ticket}", max_size=None).__enter__()
         return Socket(conn, game_id, self.audit)

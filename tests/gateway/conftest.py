@@ -50,9 +50,13 @@ class ServerThread:
         self.thread.join(20)
 
 
+NO_HTTP_LIMITS = {"limit_guests": None, "limit_sign_in": None, "limit_games": None, "limit_tickets": None}
+
+
 def gateway_settings(redis_url: str, data_dir: Path, **changes) -> Settings:
-    """Test settings: a rate limit random play at full speed never meets (the flood test sets its own)."""
-    changes = {"rate_per_second": 10_000.0, "rate_burst": 1_000, **changes}
+    """Test settings: rate limits random play at full speed never meets, and no HTTP limit (every test
+    client comes from 127.0.0.1); the limit tests set their own."""
+    changes = {"rate_per_second": 10_000.0, "rate_burst": 1_000, "scheduler": False, **NO_HTTP_LIMITS, **changes}
     return Settings(redis_url=redis_url, data_dir=data_dir, secret=SECRET, **changes)
 
 

@@ -85,11 +85,11 @@ def test_the_gateway_serves_it_in_the_catalogue_and_plays_it_over_the_socket(tin
     assert [p["title"] for p in entry["presets"]] == ["4 piles", "2 piles"]
     created = alice.create(GAME, entry["presets"][0]["variant"], seed=5)
     sock = alice.open(created["id"])
-    snapshot = sock.recv()
+    snapshot = sock.recv()["snapshot"]
     version, view = snapshot["version"], snapshot["view"]
     while view["status"] == "in_progress":
         assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-        update = sock.recv_until("s2c.update")
+        update = sock.recv_until("s2c.update")["snapshot"]
         version, view = update["version"], update["view"]
     assert view["status"] == "won" and alice.summary(created["id"])["status"] == "won"
     sock.close()

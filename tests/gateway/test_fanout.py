@@ -1,13 +1,16 @@
-"""The fan-out backend on a real Redis: it publishes only when another process listens, and drops
-its own publishes when they come back (its local sockets had them directly)."""
+"""The fan-out on a real Redis: it publishes only when another process listens, drops its own publishes
+when they come back (its local sockets had them directly), and holds one subscription per watched game."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
 import redis.asyncio as aioredis
 
-from services.gateway.fanout import BatchingPubSubBackend, LocalSockets
+from services.gateway.fanout import Fanout, LocalSockets
+from services.gateway.pubsub_link import PubSubLink
+from services.store.keys import updates_channel
 from tests.fixtures.redis import unique_id
 
 
@@ -21,39 +24,82 @@ class Sink:
 
 
 
+async def eventually(check, tries: int = 500) -> bool:
+    for _ in range(tries):
+        if check():
+            return True
+        await asyncio.sleep(0.01)
+    return check()
+
+
+def fanout_on(redis_url: str) -> Fanout:
+    return Fanout(PubSubLink(aioredis.Redis.from_url(redis_url)), confirm_timeout=5)
+
+
 async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
-    channel = unique_id("arena:updates:")
-    ours = aioredis.Redis.from_url(redis_url)
+    channel = updates_channel(unique_id("game"))
     other = aioredis.Redis.from_url(redis_url)
-    backend = BatchingPubSubBackend(redis=ours)
+    fanout = fanout_on(redis_url)
     other_pubsub = other.pubsub()
     try:
-        await backend.subscribe([channel])  # this process watches the game too
+        await fanout.start()
         sink = Sink()
-        backend.local.add(channel, sink)
-        dispatching = asyncio.get_running_loop().create_task(anext(backend.stream_events()))
+        fanout.watch(channel, sink)  # this process watches the game too
+        await fanout.ready(channel)
         # No other process listens: nothing is published, so nothing comes back to us either.
-        assert await backend._run_publishes([(channel, backend.tagged(b"1\nalone"))]) == [0]
+        assert await fanout.publish_batch([(channel, fanout.tagged(b"1\nalone"))]) == [0]
         # Another process subscribes: the next update reaches it; our copy is dropped by its tag,
         # while a foreign message on the same channel still comes through to our sockets.
         await other_pubsub.subscribe(channel)
         assert (await other_pubsub.get_message(timeout=2))["type"] == "subscribe"
-        assert await backend._run_publishes([(channel, backend.tagged(b"2\nshared"))]) == [2]
+        assert await fanout.publish_batch([(channel, fanout.tagged(b"2\nshared"))]) == [2]
         seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
-        assert seen["data"] == backend.tagged(b"2\nshared")
+        assert seen["data"] == fanout.tagged(b"2\nshared")
         assert await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2) is None
         await other.publish(channel, b"elsewhere 3\nforeign")
-        for _ in range(200):
-            if sink.got:
-                break
-            await asyncio.sleep(0.01)
+        assert await eventually(lambda: sink.got)
         assert sink.got == [(3, b"foreign")]  # "alone" never came, "shared" was dropped
-        dispatching.cancel()
     finally:
         await other_pubsub.aclose()
-        await backend.on_shutdown()
-        await ours.aclose()
+        await fanout.aclose()
         await other.aclose()
+
+
+async def test_one_subscription_per_channel_however_many_sockets_watch_it(redis_url):
+    """Counted per channel: Redis sees one subscriber for this process while any socket watches, none after;
+    and once `ready` returns, Redis already counts it (so a publisher's PUBSUB NUMSUB cannot miss it)."""
+    channel = updates_channel(unique_id("game"))
+    counter = aioredis.Redis.from_url(redis_url)
+    fanout = fanout_on(redis_url)
+
+    async def subscribers() -> int:
+        return dict(await counter.pubsub_numsub(channel))[channel.encode()]
+
+    try:
+        await fanout.start()
+        first, second = Sink(), Sink()
+        fanout.watch(channel, first)
+        fanout.watch(channel, second)
+        await fanout.ready(channel)
+        assert await subscribers() == 1
+        await counter.publish(channel, b"elsewhere 1\nboth")
+        assert await eventually(lambda: first.got and second.got)
+        fanout.unwatch(channel, first)
+        await fanout.ready(channel)
+        assert await subscribers() == 1
+        fanout.unwatch(channel, second)
+        for _ in range(500):
+            if not await subscribers():
+                break
+            await asyncio.sleep(0.01)
+        assert await subscribers() == 0 and channel not in fanout.watched()
+        fanout.watch(channel, first)  # watched again after the last one left: subscribed again
+        await fanout.ready(channel)
+        assert await subscribers() == 1
+        fanout.unwatch(channel, first)
+    finally:
+        await fanout.aclose()
+        await counter.aclose()
 
 
 def test_local_sockets_deliver_to_every_socket_of_the_game_but_the_mover():
@@ -76,37 +122,93 @@ def test_spectators_on_this_process_see_every_update_in_order_while_they_ping(al
     carol = Client.guest(alice.base_url, http, audit)
     created = alice.create("spider", {"suits": 1}, 11)
     sock = alice.open(created["id"])
-    view = sock.recv()["view"]
+    view = sock.recv()["snapshot"]["view"]
     busy, quiet = bob.open(created["id"]), carol.open(created["id"])
     assert busy.recv()["role"] == quiet.recv()["role"] == "spectator"
     for version in range(4):
         busy.send({"type": "c2s.ping"})
         assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-        view = sock.recv_until("s2c.update")["view"]
+        view = sock.recv_until("s2c.update")["snapshot"]["view"]
     for watcher in (busy, quiet):
-        updates = [watcher.recv_until("s2c.update") for _ in range(4)]
+        updates = [watcher.recv_until("s2c.update")["snapshot"] for _ in range(4)]
         assert [u["version"] for u in updates] == [1, 2, 3, 4] and updates[-1]["view"] == view
     for s in (sock, busy, quiet):
         s.close()
 
 
-def test_closed_sockets_leave_no_channel_behind(gateway, alice):
-    """Litestar's channels plugin keeps an entry per channel ever subscribed (and scans them all on each
-    unsubscribe); a process watching games for weeks, or a client opening random game ids, must not grow it."""
+def test_closed_sockets_leave_no_channel_behind(gateway, alice, sync_redis_client):
+    """Nothing is kept per game ever watched (nor per random id a client opened): neither in this process
+    nor as a subscription on Redis."""
     import time
 
     from services.gateway.plugin import ArenaPlugin
 
-    channels = gateway.server.config.app.plugins.get(ArenaPlugin).channels
+    fanout = gateway.server.config.app.plugins.get(ArenaPlugin).fanout
     game_id = alice.create("wish", None, 3)["id"]
     sock = alice.open(game_id)
     sock.recv()
     bogus = [alice.open(f"{n:016x}") for n in range(20)]
     assert all(s.recv()["code"] == "no_such_game" for s in bogus)
+    names = {updates_channel(game_id)} | {updates_channel(f"{n:016x}") for n in range(20)}
+    assert updates_channel(game_id) in fanout.watched()
     for s in [sock, *bogus]:
         s.close()
-    names = {f"arena:updates:{game_id}"} | {f"arena:updates:{n:016x}" for n in range(20)}
+
+    def subscribed() -> set[str]:
+        return {name.decode() for name, count in sync_redis_client.pubsub_numsub(*names) if count}
+
     deadline = time.monotonic() + 5
-    while names & set(channels._channels) and time.monotonic() < deadline:
+    while (names & fanout.watched() or subscribed()) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not names & set(channels._channels)
+    assert not names & fanout.watched() and not subscribed()
+
+
+async def test_redis_going_away_and_back_leaves_every_watched_channel_subscribed(tmp_path):
+    """The one reader lives through the outage; a socket that came during it is told (ready raises), and is
+    subscribed once Redis is back; the channels watched before are subscribed again, and one left during the
+    outage is not."""
+    from redis.exceptions import RedisError
+
+    from services.redis.embedded import EmbeddedRedis
+
+    server = EmbeddedRedis(tmp_path / "redis").start()
+    port = server.port
+    before, during, left = (updates_channel(unique_id("game")) for _ in range(3))
+    fanout = fanout_on(server.url)
+    fanout.confirm_timeout, fanout.retry_seconds = 2, 0.05
+    publisher = None
+    try:
+        await fanout.start()
+        early, late, leaving = Sink(), Sink(), Sink()
+        fanout.watch(before, early)
+        fanout.watch(left, leaving)
+        await fanout.ready(before)
+        await fanout.ready(left)
+        server.stop()
+        fanout.unwatch(left, leaving)
+        fanout.watch(during, late)
+        with pytest.raises(RedisError):
+            await fanout.ready(during)
+        server = EmbeddedRedis(tmp_path / "redis", port=port).start()
+        for _ in range(20):
+            try:
+                await fanout.ready(during)
+                break
+            except RedisError:
+                await asyncio.sleep(0.2)
+        publisher = aioredis.Redis.from_url(server.url)
+        for _ in range(500):
+            counts = dict(await publisher.pubsub_numsub(before, during, left))
+            if counts[before.encode()] and counts[during.encode()] and not counts[left.encode()]:
+                break
+            await asyncio.sleep(0.02)
+        assert not counts[left.encode()] and left not in fanout.watched()
+        await publisher.publish(before, b"elsewhere 7\nbefore")
+        await publisher.publish(during, b"elsewhere 8\nduring")
+        assert await eventually(lambda: early.got and late.got)
+        assert (early.got, late.got) == ([(7, b"before")], [(8, b"during")])
+    finally:
+        await fanout.aclose()
+        if publisher is not None:
+            await publisher.aclose()
+        server.stop()

@@ -39,7 +39,7 @@ def test_requests_without_a_valid_token_are_refused(http, alice):
     assert http.get("/api/games").status_code == 401
     forged = {"Authorization": f"Bearer {alice.player_id}.not-the-signature"}
     response = http.post("/api/games", json={"game": "wish"}, headers=forged)
-    assert response.status_code == 401 and response.json()["code"] == "unauthorized"
+    assert response.status_code == 401 and response.json()["code"] == "bad_token"
 
 
 def test_create_summary_and_my_games(alice, bob, http):
@@ -67,3 +67,40 @@ def test_bad_create_gets_a_clear_error(alice, http):
 def test_unknown_game_is_404(alice, http):
     response = http.get("/api/games/0000000000000000", headers=alice.headers)
     assert response.status_code == 404 and response.json()["code"] == "no_such_game"
+
+
+def nested(depth: int, leaf: str = "1") -> str:
+    return '{"a":' * depth + leaf + "}" * depth
+
+
+MALFORMED_BODIES = {
+    "nested 1,000 deep": '{"game": "wish", "variant": ' + nested(1_000) + "}",  # was a 500 (500 deep: a 400)
+    "nested 100,000 deep": '{"game": "wish", "variant": ' + nested(100_000) + "}",
+    "lists nested 5,000 deep": '{"game": "wish", "variant": {"a": ' + "[" * 5_000 + "]" * 5_000 + "}}",
+    "a 5,000-digit seed": '{"game": "wish", "seed": ' + "9" * 5_000 + "}",
+    "a 400-digit number in the variant": '{"game": "wish", "variant": {"mode": ' + "9" * 400 + "}}",
+    "a float overflow": '{"game": "wish", "variant": {"mode": 1e999}}',
+    "a seed in a string": '{"game": "wish", "seed": "7"}',  # was created: Litestar coerced it to 7
+    "a boolean seed": '{"game": "wish", "seed": true}',
+    "a fractional seed": '{"game": "wish", "seed": 1.5}',
+    "a number for the game": '{"game": 5}',
+    "a list for the variant": '{"game": "wish", "variant": [1]}',
+    "a list": "[1, 2]",
+    "a string": '"wish"',
+    "null": "null",
+    "nothing": "",
+    "not JSON": "{oops",
+    "an unknown field": '{"game": "wish", "gaem": "wish"}',
+    "bad UTF-8": b'{"game": "\xff"}',
+}
+
+
+@pytest.mark.parametrize("body", MALFORMED_BODIES.values(), ids=MALFORMED_BODIES.keys())
+def test_every_malformed_body_gets_a_400_with_the_error_body(alice, http, body):
+    response = http.post(
+        "/api/games", content=body, headers={**alice.headers, "content-type": "application/json"}
+    )
+    assert response.status_code == 400, response.text[:300]
+    error = response.json()
+    assert set(error) == {"code", "message"} and error["code"] in {"bad_json", "bad_body", "bad_variant"}, error
+    assert http.get("/api/games", headers=alice.headers).json() == []  # nothing was created

@@ -244,3 +244,20 @@ def test_a_watcher_sees_the_players_moves_as_they_happen(server, token_file, tmp
             if client is not None and client.proc.poll() is None:
                 client.proc.kill()
     assert game_summary(server.url, token_file, game_id)["version"] == 1
+
+
+def test_a_token_is_refreshed_at_half_life_and_an_old_style_one_replaced(server, token_file):
+    with urllib.request.urlopen(urllib.request.Request(f"{server.url}/api/players/guest", method="POST")) as answer:
+        guest = json.loads(answer.read())
+    half_gone = {**guest, "issued_at_ms": guest["issued_at_ms"] - (guest["expires_at_ms"] - guest["issued_at_ms"])}
+    token_file.write_text(json.dumps({server.url: half_gone}))
+    done = play(server.url, token_file, "--game", "wish", "--seed", "2", stdin="quit\n", timeout=60)
+    assert done.returncode == 0, done.stderr
+    kept = json.loads(token_file.read_text())[server.url]
+    assert kept["player_id"] == guest["player_id"] and kept["token"] != guest["token"]  # the same player, renewed
+    assert kept["issued_at_ms"] >= guest["issued_at_ms"]
+    # A token of the old kind (no expiry) is refused by the server: the client becomes a new guest.
+    token_file.write_text(json.dumps({server.url: {"player_id": "g_0123456789abcdef", "token": "g_0123.c2ln"}}))
+    done = play(server.url, token_file, "--game", "wish", "--seed", "2", stdin="quit\n", timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(token_file.read_text())[server.url]["player_id"] != "g_0123456789abcdef"

@@ -90,7 +90,7 @@ def test_a_race_over_http_and_the_race_socket_with_every_cheat_refused(guests, s
     started = watch.race_status("started")["race"]
     games = {r["player"]: r["game_id"] for r in started["racers"]}
     # A racer opening another racer's game: refused until the race has ended.
-    with connect(f"{host.base_url.replace('http', 'ws')}/ws/games/{games[third.player_id]}?token={host.token}") as rival:
+    with connect(f"{host.base_url.replace('http', 'ws')}/ws/games/{games[third.player_id]}?ticket={host.ticket()}") as rival:
         assert '"not_public_yet"' in rival.recv(timeout=10)
     play_to_win(host, games[host.player_id], sync_redis_client)
     watch.until(lambda f: f["type"] == "s2c.race_progress" and f["player"] == host.player_id and f["status"] == "won")

@@ -24,7 +24,7 @@ def test_move_during_an_outage_is_retried_once(tmp_path):
             player = Client.guest(gateway.url, http, Audit(audit_redis))
             created = player.create("wish", {"mode": "open"}, 12)
             sock = player.open(created["id"])
-            move = sock.recv()["view"]["legal"][0]
+            move = sock.recv()["snapshot"]["view"]["legal"][0]
             server.stop()
             sock.send({"type": "c2s.move", "move_id": "during-outage", "version": 0, "move": move})
             error = sock.recv(timeout=30)
@@ -42,3 +42,76 @@ def test_move_during_an_outage_is_retried_once(tmp_path):
         gateway.stop()
         audit_redis.close()
         server.stop()
+
+
+def test_while_redis_is_away_http_gets_503_and_a_new_socket_is_told_and_kept(tmp_path):
+    """The first snapshot too: a socket opened while Redis is away gets `unavailable` instead of a 4500 close,
+    stays open, and a c2s.sync after Redis is back brings the snapshot; HTTP gets 503 with Retry-After."""
+    server = EmbeddedRedis(tmp_path / "redis").start()
+    port = server.port
+    gateway = ServerThread(gateway_settings(server.url, tmp_path / "gw", redis_pool_timeout=0.5)).start()
+    audit_redis = sync_redis.Redis.from_url(server.url)
+    try:
+        with httpx.Client(base_url=gateway.url, timeout=30) as http:
+            player = Client.guest(gateway.url, http, Audit(audit_redis))
+            game_id = player.create("wish", {"mode": "open"}, 13)["id"]
+            watcher = Client.guest(gateway.url, http, Audit(audit_redis))
+            server.stop()
+            response = http.get(f"/api/games/{game_id}", headers=player.headers)
+            assert response.status_code == 503 and response.headers["retry-after"] == "1"
+            assert response.json()["code"] == "unavailable" and set(response.json()) == {"code", "message"}
+            sock = watcher.open(game_id)
+            first = sock.recv(timeout=30)
+            assert first["type"] == "s2c.error" and first["code"] == "unavailable"
+            sock.send({"type": "c2s.ping"})
+            assert sock.recv(timeout=30) == {"type": "s2c.pong"}  # still open
+            server = EmbeddedRedis(tmp_path / "redis", port=port).start()
+            for _ in range(20):  # the store's connections come back on their own; the socket asks again
+                sock.send({"type": "c2s.sync", "version": 0})
+                answer = sock.recv(timeout=30)
+                if answer["type"] == "s2c.snapshot":
+                    break
+            assert answer["type"] == "s2c.snapshot" and answer["role"] == "spectator"
+            assert answer["snapshot"]["game_id"] == game_id
+            assert player.summary(game_id)["version"] == 0
+            sock.close()
+    finally:
+        gateway.stop()
+        audit_redis.close()
+        server.stop()
+
+
+def test_arena_play_opening_while_redis_is_away_asks_again_until_it_has_the_snapshot(tmp_path):
+    import asyncio
+
+    from cli.play_socket import GameLink
+
+    server = EmbeddedRedis(tmp_path / "redis").start()
+    port = server.port
+    gateway = ServerThread(gateway_settings(server.url, tmp_path / "gw", redis_pool_timeout=0.5)).start()
+    audit_redis = sync_redis.Redis.from_url(server.url)
+    absorbed, said = [], []
+    try:
+        with httpx.Client(base_url=gateway.url, timeout=30) as http:
+            player = Client.guest(gateway.url, http, Audit(audit_redis))
+            game_id = player.create("wish", {"mode": "open"}, 14)["id"]
+        server.stop()
+        url = f"{gateway.url.replace('http://', 'ws://')}/ws/games/{game_id}?token={player.token}"
+        link = GameLink(url, absorbed.append, lambda: -1, said.append, reconnect_seconds=5)
+
+        async def open_through_the_outage():
+            nonlocal server
+            opening = asyncio.ensure_future(link.open())
+            while not said and not opening.done():
+                await asyncio.sleep(0.05)
+            server = EmbeddedRedis(tmp_path / "redis", port=port).start()  # back: the next c2s.sync is served
+            await opening
+            await link.close()
+
+        asyncio.run(open_through_the_outage())
+    finally:
+        gateway.stop()
+        audit_redis.close()
+        server.stop()
+    assert said and "busy" in said[0]
+    assert [frame["type"] for frame in absorbed] == ["s2c.snapshot"] and absorbed[0]["role"] == "player"

@@ -36,7 +36,7 @@ def _win(alice, http):
     refused = http.get(f"/api/games/{created['id']}/replay")
     assert refused.status_code == 403 and refused.json()["code"] == "not_public_yet"  # in play: no cards out
     sock = alice.open(created["id"])
-    version = sock.recv()["version"]
+    version = sock.recv()["snapshot"]["version"]
     for intent in solve(engine.initial_state("wish", WISH_OPEN, seed)).line:
         assert sock.move(version, {"type": "pair", "a": intent.a, "b": intent.b})["type"] == "s2c.accepted"
         version += 1

@@ -54,7 +54,7 @@ class Player:
         self.client.base_url, self.client.http, self.client.audit = serve.url, http, audit
         self.sock = self.client.open(self.game_id)
         snapshot = self.sock.recv()
-        assert snapshot["type"] == "s2c.snapshot" and snapshot["version"] == self.acked, "a move was lost"
+        assert snapshot["type"] == "s2c.snapshot" and snapshot["snapshot"]["version"] == self.acked, "a move was lost"
 
     def play(self) -> None:
         """One move: sent again with the same move_id after every `unavailable`, until it is answered."""
@@ -84,7 +84,7 @@ class Player:
             while frame["type"] not in ("s2c.snapshot", "s2c.error"):
                 frame = self.sock.recv(timeout=20)
             if frame["type"] == "s2c.snapshot":
-                return frame["view"]
+                return frame["snapshot"]["view"]
             time.sleep(0.05)
         raise AssertionError("no snapshot: the server did not recover")
 

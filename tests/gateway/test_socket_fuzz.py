@@ -46,7 +46,7 @@ frames = st.one_of(
 def fuzz_game(alice):
     created = alice.create("wish", {"mode": "standard"}, 31)
     sock = alice.open(created["id"])
-    assert sock.recv()["version"] == 0
+    assert sock.recv()["snapshot"]["version"] == 0
     state = {"accepted": set()}
     yield alice, created["id"], sock, state
     sock.close()

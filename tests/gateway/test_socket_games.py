@@ -20,28 +20,30 @@ MAX_MOVES = 400
 
 def play_out(sock, snapshot, rng: random.Random) -> dict:
     """Random listed moves (never undo or resign) until the game ends or MAX_MOVES; then resign if it
-    is still in play. A lost game stays lost: its resign is refused and changes nothing."""
-    version, view, last = snapshot["version"], snapshot["view"], snapshot
+    is still in play. A lost game stays lost: its resign is refused and changes nothing. Returns the last
+    snapshot shown (the service's, as the frames carry it)."""
+    last = snapshot["snapshot"]
+    version, view = last["version"], last["view"]
     for _ in range(MAX_MOVES):
         moves = [move for move in view["legal"] if move["type"] not in ("undo", "resign")]
         if view["status"] != "in_progress" or not moves:
             break
         answer = sock.move(version, rng.choice(moves))
         assert answer["type"] == "s2c.accepted", answer
-        last = sock.recv_until("s2c.update")
+        last = sock.recv_until("s2c.update")["snapshot"]
         assert last["version"] == version + 1 == answer["version"]
         version, view = last["version"], last["view"]
     resigned = sock.move(version, {"type": "resign"})
     if view["status"] == "in_progress":
         assert view["legal"][-1] == {"type": "resign"}
         assert resigned["type"] == "s2c.accepted"
-        last = sock.recv_until("s2c.update")
+        last = sock.recv_until("s2c.update")["snapshot"]
         assert last["view"]["status"] == "abandoned" and last["view"]["legal"] == []
     else:
         assert {"type": "resign"} not in view["legal"]
         assert resigned["type"] == "s2c.rejected" and resigned["code"] == "game_over", resigned
         sock.send({"type": "c2s.sync", "version": version})
-        now = sock.recv_until("s2c.snapshot")
+        now = sock.recv_until("s2c.snapshot")["snapshot"]
         assert (now["version"], now["view"]) == (version, view), "a refused resign changed the game"
     return last
 
@@ -52,7 +54,8 @@ def test_random_game_to_the_end(game, alice):
     created = alice.create(game, variant, seed=2024)
     sock = alice.open(created["id"])
     snapshot = sock.recv()
-    assert snapshot["type"] == "s2c.snapshot" and snapshot["role"] == "player" and snapshot["version"] == 0
+    assert snapshot["type"] == "s2c.snapshot" and snapshot["role"] == "player"
+    assert snapshot["snapshot"]["version"] == 0
     final = play_out(sock, snapshot, random.Random(game))
     over = final["view"]["status"] in ("won", "abandoned") or not final["view"]["legal"]
     if over:  # revealed once nothing more can happen, every card face up (a lost Spider may still undo)
@@ -74,11 +77,11 @@ def test_solved_game_is_won_with_server_time(game, alice):
     line = solve(engine.initial_state(game, variant, seed)).line
     created = alice.create(game, variant, seed)
     sock = alice.open(created["id"])
-    version = sock.recv()["version"]
+    version = sock.recv()["snapshot"]["version"]
     for intent in line:
         move = {"type": "pair", "a": intent.a, "b": intent.b}
         assert sock.move(version, move)["type"] == "s2c.accepted"
-        version = sock.recv_until("s2c.update")["version"]
+        version = sock.recv_until("s2c.update")["snapshot"]["version"]
     summary = alice.summary(created["id"])
     assert summary["status"] == "won" and summary["moves"] == len(line) and summary["elapsed_ms"] >= 0
     # A won game accepts nothing more.

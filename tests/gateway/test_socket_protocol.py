@@ -21,10 +21,10 @@ def open_game(client, game="wish", variant=None, seed=9):
     return created["id"], sock, snapshot
 
 
-def test_no_token_gets_an_error_and_a_close(gateway, alice):
+def test_no_ticket_gets_an_error_and_a_close(gateway, alice):
     game_id, sock, _ = open_game(alice)
     url = gateway.url.replace("http://", "ws://")
-    with connect(f"{url}/ws/games/{game_id}?token=nope") as conn:
+    with connect(f"{url}/ws/games/{game_id}") as conn:
         assert json.loads(conn.recv(timeout=5))["code"] == "unauthorized"
         with pytest.raises(ConnectionClosed) as closed:
             conn.recv(timeout=5)
@@ -37,26 +37,38 @@ def test_unknown_game_gets_an_error(alice):
     assert sock.recv()["code"] == "no_such_game"
 
 
+def test_snapshot_and_update_frames_carry_the_service_snapshot_whole(alice):
+    game_id, sock, snapshot = open_game(alice)
+    fields = {"game_id", "version", "view", "elapsed_ms", "seed", "deal"}
+    assert set(snapshot) == {"type", "role", "snapshot"} and set(snapshot["snapshot"]) == fields
+    assert snapshot["snapshot"]["game_id"] == game_id and snapshot["snapshot"]["version"] == 0
+    assert sock.move(0, snapshot["snapshot"]["view"]["legal"][0])["type"] == "s2c.accepted"
+    update = sock.recv_until("s2c.update")
+    assert set(update) == {"type", "snapshot"} and set(update["snapshot"]) == fields
+    assert update["snapshot"]["version"] == 1
+    sock.close()
+
+
 def test_stranger_watches_but_cannot_move(alice, bob):
     game_id, sock, snapshot = open_game(alice)
     watcher = bob.open(game_id)
     seen = watcher.recv()
-    assert seen["role"] == "spectator" and seen["view"] == snapshot["view"]
-    answer = watcher.move(0, snapshot["view"]["legal"][0])
+    assert seen["role"] == "spectator" and seen["snapshot"]["view"] == snapshot["snapshot"]["view"]
+    answer = watcher.move(0, snapshot["snapshot"]["view"]["legal"][0])
     assert answer["type"] == "s2c.rejected" and answer["code"] == "not_your_game"
     assert alice.summary(game_id)["version"] == 0
     # The spectator sees the player's moves as they happen, the same view the player gets.
-    assert sock.move(0, snapshot["view"]["legal"][0])["type"] == "s2c.accepted"
+    assert sock.move(0, snapshot["snapshot"]["view"]["legal"][0])["type"] == "s2c.accepted"
     mine = sock.recv_until("s2c.update")
     theirs = watcher.recv_until("s2c.update")
-    assert theirs["version"] == mine["version"] == 1 and theirs["view"] == mine["view"]
+    assert theirs == mine and mine["snapshot"]["version"] == 1
     sock.close()
     watcher.close()
 
 
 def test_retried_move_id_gets_the_first_answer_and_moves_once(alice):
     game_id, sock, snapshot = open_game(alice)
-    move = snapshot["view"]["legal"][0]
+    move = snapshot["snapshot"]["view"]["legal"][0]
     first = sock.move(0, move, move_id="same")
     again = sock.move(0, move, move_id="same")
     assert first == again == {"type": "s2c.accepted", "move_id": "same", "version": 1}
@@ -64,7 +76,7 @@ def test_retried_move_id_gets_the_first_answer_and_moves_once(alice):
     # Also after a reconnect (a lost connection is the usual reason for a retry).
     sock.close()
     sock = alice.open(game_id)
-    assert sock.recv()["version"] == 1
+    assert sock.recv()["snapshot"]["version"] == 1
     assert sock.move(0, move, move_id="same")["version"] == 1
     assert alice.summary(game_id)["version"] == 1
     sock.close()
@@ -72,7 +84,7 @@ def test_retried_move_id_gets_the_first_answer_and_moves_once(alice):
 
 def test_stale_version_is_rejected_with_the_current_one(alice):
     game_id, sock, snapshot = open_game(alice)
-    legal = snapshot["view"]["legal"]
+    legal = snapshot["snapshot"]["view"]["legal"]
     assert sock.move(0, legal[0])["type"] == "s2c.accepted"
     stale = sock.move(0, legal[-1])
     assert stale["type"] == "s2c.rejected" and stale["code"] == "stale_version" and stale["version"] == 1
@@ -91,18 +103,19 @@ def test_illegal_move_is_rejected_with_the_engine_reason(alice):
 def test_reconnect_and_sync_bring_the_missed_moves(alice, bob):
     game_id, sock, snapshot = open_game(alice)
     watcher = bob.open(game_id)
-    assert watcher.recv()["version"] == 0
+    assert watcher.recv()["snapshot"]["version"] == 0
     watcher.close()  # the spectator drops; the player moves on
-    version, view = 0, snapshot["view"]
+    version, view = 0, snapshot["snapshot"]["view"]
     for _ in range(3):
         assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-        update = sock.recv_until("s2c.update")
+        update = sock.recv_until("s2c.update")["snapshot"]
         version, view = update["version"], update["view"]
     watcher = bob.open(game_id)
     back = watcher.recv()
-    assert back["type"] == "s2c.snapshot" and back["version"] == 3 and back["view"] == view
+    assert back["type"] == "s2c.snapshot" and back["snapshot"]["version"] == 3
+    assert back["snapshot"]["view"] == view
     watcher.send({"type": "c2s.sync", "version": 1})
-    assert watcher.recv()["version"] == 3
+    assert watcher.recv()["snapshot"]["version"] == 3
     sock.send({"type": "c2s.ping"})
     assert sock.recv() == {"type": "s2c.pong"}
     sock.close()
@@ -136,7 +149,7 @@ def test_bad_frames_get_an_error_and_change_nothing(alice, frame, code):
     sock.close()
 
 
-def test_flood_is_limited_per_socket(redis_url, tmp_path, http, audit):
+def test_flood_is_limited(redis_url, tmp_path, http, audit):
     from tests.gateway.client import Client
 
     server = ServerThread(gateway_settings(redis_url, tmp_path, rate_per_second=5.0, rate_burst=10)).start()

@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 
 import httpx
 import pytest
@@ -19,8 +20,8 @@ pytestmark = pytest.mark.integration
 
 
 class ServeProcess:
-    def __init__(self, redis_url: str | None, data_dir) -> None:
-        env = {**os.environ, "ARENA_SECRET": SECRET, "ARENA_DATA_DIR": str(data_dir)}
+    def __init__(self, redis_url: str | None, data_dir, extra_env: dict[str, str] | None = None) -> None:
+        env = {**os.environ, "ARENA_SECRET": SECRET, "ARENA_DATA_DIR": str(data_dir), **(extra_env or {})}
         env.pop("REDIS_URL", None)
         env.pop("ARENA_SECRET", None) if redis_url is None else env.update(REDIS_URL=redis_url)
         self.process = subprocess.Popen(
@@ -33,13 +34,16 @@ class ServeProcess:
             self.process.kill()
             raise RuntimeError(f"arena serve did not start: {line}{self.process.stdout.read()}")
         self.url = found.group(0)
+        self.output: list[str] = []  # what it prints, drained so a chatty server never blocks on a full pipe
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        for line in self.process.stdout:
+            self.output.append(line)
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(20)
-        finally:
-            self.process.stdout.close()
+        return self.process.wait(20)
 
 
 @pytest.fixture
@@ -59,26 +63,26 @@ def test_spectator_on_b_sees_moves_made_through_a(two_servers, audit):
         created = player.create("wish", {"mode": "open"}, 77)
         sock = player.open(created["id"], a.url)
         spectator = watcher.open(created["id"], b.url)
-        view = sock.recv()["view"]
+        view = sock.recv()["snapshot"]["view"]
         assert spectator.recv()["role"] == "spectator"
         for version in range(3):
             assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-            view = sock.recv_until("s2c.update")["view"]
-            seen = spectator.recv_until("s2c.update")
+            view = sock.recv_until("s2c.update")["snapshot"]["view"]
+            seen = spectator.recv_until("s2c.update")["snapshot"]
             assert seen["version"] == version + 1 and seen["view"] == view
         # The player reconnects through B and plays on: B rebuilds from the log, A's cache is now stale.
         sock.close()
         sock = player.open(created["id"], b.url)
-        assert sock.recv()["version"] == 3
+        assert sock.recv()["snapshot"]["version"] == 3
         assert sock.move(3, view["legal"][0])["type"] == "s2c.accepted"
-        assert spectator.recv_until("s2c.update")["version"] == 4
+        assert spectator.recv_until("s2c.update")["snapshot"]["version"] == 4
         # Back on A, whose cache is stale: the connect catches A up from the log, so the move is judged fresh.
         sock.close()
         sock = player.open(created["id"], a.url)
-        snapshot = sock.recv()
+        snapshot = sock.recv()["snapshot"]
         assert snapshot["version"] == 4
         assert sock.move(4, snapshot["view"]["legal"][0])["type"] == "s2c.accepted"
-        assert spectator.recv_until("s2c.update")["version"] == 5
+        assert spectator.recv_until("s2c.update")["snapshot"]["version"] == 5
         assert http_b.get(f"/api/games/{created['id']}", headers=player.headers).json()["version"] == 5
         sock.close()
         spectator.close()

@@ -17,8 +17,9 @@ CARD_KEYS = {"piles", "cards", "legal", "view", "deal", "card", "stock"}
 class RaceWatch:
     def __init__(self, client: Client, race_id: str, base_url: str | None = None) -> None:
         ws_url = (base_url or client.base_url).replace("http://", "ws://")
+        ticket = client.ticket(base_url)  # one use, from the server the socket goes to
         # max_queue=None: a socket the test reads only at the end must not hold the server back (backpressure)
-        self.conn = connect(f"{ws_url}/ws/races/{race_id}?token={client.token}", max_size=None, max_queue=None).__enter__()
+        self.conn = connect(f"{ws_url}/ws/races/{race_id}?ticket={ticket}", max_size=None, max_queue=None).__enter__()
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
 

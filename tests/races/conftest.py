@@ -1,4 +1,4 @@
-"""Fixtures for the race service: races, games and the replay validator on the session's real Redis,
+"""Fixtures for the race service: races, games and the replay validator on a real Redis of the module's own,
 with a clock the test moves by hand (no timers: the test calls `advance` as a timer would)."""
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ import pytest
 
 import engine
 from engine.solver import solve
-from services.games.service import GameService
+from services.games.secrecy import DealSecrecy
+from services.games.service import AllResults, GameService
 from services.races.ratings import Ratings
 from services.races.service import RaceService
 from services.races.store import RaceStore
-from services.races.wiring import attach
+from services.races.wiring import verdict_lookup
 from services.store import EventStore
 from services.validator.queue import ValidatorQueue
 from services.validator.submitter import Submitter
@@ -66,7 +67,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def stack(redis_client, clock) -> Stack:
+async def stack(private_redis_client, clock) -> Stack:
+    redis_client = private_redis_client  # its own Redis: a session server's validator worker must not take its wins
     store = EventStore(redis_client, clock=clock)
     queue = ValidatorQueue(redis_client, store, review_floor_ms=0)
     submitter = Submitter(queue, store)
@@ -76,7 +78,11 @@ async def stack(redis_client, clock) -> Stack:
     feed = Feed()
     races = RaceService(RaceStore(redis_client, clock=clock), games, countdown_ms=3_000,
                         ratings=Ratings(redis_client), feed=feed)
-    attach(races, games, queue)
+    # As services/gateway/wiring.py wires a serving process (without the tournaments).
+    games.results = AllResults(submitter, races)
+    games.move_hook = races
+    games.secrecy = DealSecrecy(race_ended=races.has_ended, race_learn=races.learn)
+    queue.seeds, queue.sink, races.verdicts = races.seed_of, races.on_verdict, verdict_lookup(queue)
     return Stack(races, games, queue, worker, feed, clock)
 
 

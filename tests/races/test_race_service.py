@@ -43,7 +43,7 @@ async def started_race(stack, racers):
     return state
 
 
-async def test_a_race_from_lobby_to_final_results_ratings_and_a_rematch(stack, redis_client):
+async def test_a_race_from_lobby_to_final_results_ratings_and_a_rematch(stack, private_redis_client):
     racers = players(3)
     a, b, c = racers
     state = await started_race(stack, racers)
@@ -107,18 +107,18 @@ async def test_joining_a_full_or_started_race_and_a_ninth_racer_are_refused(stac
     assert (await stack.races.join(late, view.race_id)).code == "race_started"
 
 
-async def test_a_forged_result_is_rejected_and_ranks_after_every_verified_win(stack, redis_client):
+async def test_a_forged_result_is_rejected_and_ranks_after_every_verified_win(stack, private_redis_client):
     a, b = players(2)
     state = await started_race(stack, [a, b])
     await stack.win(a, state.games[a])
     await stack.win(b, state.games[b])  # b finishes later: second, until b forges a faster time
-    entries = [decode_event(f[ENTRY_FIELD]) for _, f in await redis_client.xrange(log_key(state.games[b]))]
+    entries = [decode_event(f[ENTRY_FIELD]) for _, f in await private_redis_client.xrange(log_key(state.games[b]))]
     shown = codec.decode(entries[1])
     forged = codec.new_entry(GameShown(shown.at_ms + 30_000, shown.viewer_id))  # "I started 30 s later"
     entries[1] = msgspec.structs.replace(entries[1], data=forged.data)
-    await redis_client.delete(log_key(state.games[b]))
+    await private_redis_client.delete(log_key(state.games[b]))
     for stored in entries:
-        await redis_client.xadd(log_key(state.games[b]), {ENTRY_FIELD: encode_event(stored)}, id=f"0-{stored.version}")
+        await private_redis_client.xadd(log_key(state.games[b]), {ENTRY_FIELD: encode_event(stored)}, id=f"0-{stored.version}")
     # A game of the same racer the race did not deal is not its result, whatever it says.
     easy = choose_deal("wish", {"mode": "standard"}).seed
     stray = await stack.games.create_game(b, "wish", None, easy, kind="race", links=GameLinks(race=state.race_id))
@@ -132,7 +132,7 @@ async def test_a_forged_result_is_rejected_and_ranks_after_every_verified_win(st
     assert (await stack.queue.verdict_of(stray.id)).verdict.reason == "wrong_seed"  # not the race's deal
 
 
-async def test_a_validator_without_a_race_service_checks_a_race_game_against_the_race_seed(stack, redis_client):
+async def test_a_validator_without_a_race_service_checks_a_race_game_against_the_race_seed(stack, private_redis_client):
     from services.races.wiring import race_seeds
 
     a, b = players(2)

@@ -1,30 +1,56 @@
-"""Guest tokens, settings from the environment, and the event codec."""
+"""Player tokens, settings from the environment, and the event codec."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import jwt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
 from services.games import codec
-from services.identity import Identity, load_or_create_secret
-from services.settings import Settings, settings_from_environment
+from services.identity import Identity, TokenClaims, load_or_create_secret, signing_key
+from services.settings import Settings, parse_limit, settings_from_environment
 from tests.strategies import random_games, registered_variants
 
 
 def test_tokens_verify_and_forgeries_do_not():
     identity = Identity(b"one secret")
-    player_id, token = identity.new_guest()
-    assert identity.player_of(token) == player_id
-    other = Identity(b"another secret")
-    assert other.player_of(token) is None
-    signature = token.split(".")[1]
-    for forged in ["", None, player_id, f"{player_id}.", f"g_someone.{signature}", f"{token}.x", token[:-1],
-                   f"x{player_id[1:]}.{signature}"]:
-        assert identity.player_of(forged) is None, forged
+    issued = identity.new_guest()
+    assert identity.check(issued.token) == TokenClaims(issued.player_id, 0, issued.expires_at_ms // 1000)
+    assert issued.expires_at_ms - issued.issued_at_ms == 30 * 86_400 * 1000
+    assert Identity(b"another secret").check(issued.token).code == "bad_token"
+    head, payload, signature = issued.token.split(".")
+    unsigned = jwt.encode({"sub": "g_x", "iat": 1, "exp": 2**40, "gen": 0}, None, algorithm="none")
+    wrong_claims = jwt.encode({"sub": "g_x", "iat": 1, "exp": 2**40}, signing_key(b"one secret"), algorithm="HS256")
+    for forged in [f"{head}.{payload}.{signature[:-2]}", f"{head}.{payload}", "g_someone.c2ln", "x", unsigned,
+                   wrong_claims, issued.token + "x"]:
+        assert identity.check(forged).code == "bad_token", forged
+    assert identity.check(None).code == identity.check("").code == "unauthorized"
+
+
+def test_tokens_expire_after_their_lifetime():
+    now = time.time()
+    issued = Identity(b"s", ttl_seconds=60, clock=lambda: now - 61).new_guest()
+    assert Identity(b"s").check(issued.token).code == "token_expired"
+    assert Identity(b"s", ttl_seconds=60, clock=lambda: now - 30).new_guest().token != issued.token
+    assert isinstance(Identity(b"s").check(Identity(b"s", 60, clock=lambda: now - 30).new_guest().token), TokenClaims)
+    with pytest.raises(ValueError):
+        Identity(b"s", ttl_seconds=0)
+
+
+def test_rate_limit_settings_parse_and_refuse_nonsense():
+    assert parse_limit("5/hour", None, "X") == (5, "hour") and parse_limit("off", (1, "day"), "X") is None
+    assert parse_limit(None, (1, "day"), "X") == (1, "day")
+    env = {"ARENA_LIMIT_GUESTS": "off", "ARENA_LIMIT_GAMES": "7/second", "ARENA_TOKEN_TTL_SECONDS": "90"}
+    settings = settings_from_environment(env)
+    assert (settings.limit_guests, settings.limit_games, settings.token_ttl_seconds) == (None, (7, "second"), 90)
+    for bad in ["5/week", "0/minute", "-1/minute", "many/minute", "5"]:
+        with pytest.raises(SystemExit, match="ARENA_LIMIT_GAMES"):
+            settings_from_environment({"ARENA_LIMIT_GAMES": bad})
 
 
 def test_secret_from_setting_else_created_once_and_kept(tmp_path: Path):

@@ -33,3 +33,20 @@ async def won_wish(service, player_id: str, *, seed: int | None = None, tick=Non
     summary = await service.summary(game.id)
     assert summary.status == "won"
     return summary
+
+
+def lost_wish_line(mode: str = "standard", min_moves: int = 8) -> tuple[int, list]:
+    """A winnable Wish deal that playing the first listed pair every time loses after at least
+    `min_moves`: a seed and its intents (a review finds the move after which it could no longer be won)."""
+    for seed in range(1, 500):
+        start = engine.initial_state("wish", {"mode": mode}, seed)
+        if not solve(start).winnable:
+            continue
+        state, line = start, []
+        while state.status == engine.IN_PROGRESS:
+            intent = engine.legal_moves(state)[0]  # the game's own moves come first, resign last
+            state, _ = engine.play(intent, state)
+            line.append(intent)
+        if state.status == engine.LOST and len(line) >= min_moves:
+            return seed, line
+    raise LookupError(f"no winnable Wish ({mode}) deal among seeds 1..499 is lost by first-pair play")

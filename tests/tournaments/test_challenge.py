@@ -83,9 +83,11 @@ def test_prepare_commits_to_the_picked_seed_and_hides_it():
     assert decide_challenge(PrepareChallenge(REF, PICK, SALT, "x", OPENS - 9 * DAY_MS), state).code == ALREADY_PREPARED
 
 
-def test_a_commitment_published_less_than_7_days_ahead_is_refused():
-    late = PrepareChallenge(REF, PICK, SALT, "x", OPENS - 7 * DAY_MS + 1)
-    assert decide_challenge(late, ChallengeState()).code == TOO_LATE_TO_PREPARE
+def test_a_late_commitment_shows_its_time_and_a_closed_day_takes_none():
+    late = decide_challenge(PrepareChallenge(REF, PICK, SALT, "x", OPENS + 5), ChallengeState())
+    assert late[0].prepared_at_ms == OPENS + 5  # published late: anyone can see when
+    closed = PrepareChallenge(REF, PICK, SALT, "x", CLOSES)
+    assert decide_challenge(closed, ChallengeState()).code == TOO_LATE_TO_PREPARE
     assert decide_challenge(CloseChallenge(CLOSES), ChallengeState()).code == NOT_PREPARED
 
 

@@ -23,7 +23,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def stack(redis_client, clock):
+async def stack(private_redis_client, clock):
+    redis_client = private_redis_client
     """(service, queue, worker): wins go to the queue through the submitter, as in `arena serve`."""
     store = EventStore(redis_client, clock=clock)
     queue = ValidatorQueue(redis_client, store, review_floor_ms=0)

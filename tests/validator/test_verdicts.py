@@ -22,9 +22,9 @@ def tick_by(clock, ms: int):
     return tick
 
 
-async def test_a_won_game_is_submitted_and_verified_once(stack, clock, redis_client):
+async def test_a_won_game_is_submitted_and_verified_once(stack, clock, private_redis_client):
     service, queue, worker = stack
-    before = int(await redis_client.hget(validator_counts_key(), "verified") or 0)
+    before = int(await private_redis_client.hget(validator_counts_key(), "verified") or 0)
     summary = await won_wish(service, "g_winner", tick=tick_by(clock, 700))
     await drain(worker)
     stored = await queue.verdict_of(summary.id)
@@ -35,7 +35,7 @@ async def test_a_won_game_is_submitted_and_verified_once(stack, clock, redis_cli
     await queue.submit(Submission(summary.id, "g_winner", summary.moves, summary.elapsed_ms, clock.now))
     await drain(worker)
     assert await queue.verdict_of(summary.id) == stored
-    assert int(await redis_client.hget(validator_counts_key(), "verified")) == before + 1
+    assert int(await private_redis_client.hget(validator_counts_key(), "verified")) == before + 1
 
 
 async def test_a_win_whose_submission_was_lost_is_found_by_the_sweep(stack, clock):
@@ -129,11 +129,11 @@ async def test_forged_times_seeds_and_players_are_rejected(stack, clock):
         assert (verdict.outcome, verdict.reason) == ("rejected", reason), (reason, verdict)
 
 
-async def test_a_forged_won_status_in_the_projections_is_never_verified(stack, clock, redis_client):
+async def test_a_forged_won_status_in_the_projections_is_never_verified(stack, clock, private_redis_client):
     service, queue, worker = stack
     game = await service.create_game("g_forger", "wish", {"mode": "open"}, 5)
     await service.open_for(game.id, "g_forger")
-    await redis_client.hset(meta_key(game.id), "status", "won")  # the projection lies
+    await private_redis_client.hset(meta_key(game.id), "status", "won")  # the projection lies
     await queue.submit(Submission(game.id, "g_forger", 16, 1_000, clock.now))
     await drain(worker)
     assert (await queue.verdict_of(game.id)).verdict.reason == "not_won"

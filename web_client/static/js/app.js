@@ -58,10 +58,13 @@ function summaryItem(summary) {
     ?? summary.status;
   const time = summary.elapsed_ms == null ? "" : ` · ${formatTime(summary.elapsed_ms)}`;
   const variant = escapeHtml(Object.entries(summary.variant ?? {}).map(([k, v]) => `${k} ${v}`).join(", "));
+  // The server sends the seed exactly when the deal may be public: then the replay is too.
+  const replay = summary.seed == null ? "" : `<a class="replay-link" href="replay.html?game=${encodeURIComponent(summary.id)}"
+    data-replay-link="${escapeHtml(summary.id)}" aria-label="Replay of this game">Replay</a>`;
   return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${escapeHtml(summary.id)}">
     <strong>${escapeHtml(gameInfo(summary.game).title)}</strong> <span class="variant">${variant}</span>
     <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>
-    <span class="meta">${escapeHtml(summary.moves)} moves${time} · ${when}</span></a></li>`;
+    <span class="meta">${escapeHtml(summary.moves)} moves${time} · ${when}</span></a>${replay}</li>`;
 }
 
 async function showStartPage(current) {

@@ -65,7 +65,7 @@ function announce(text) {
 /**
  * Which buttons show (the game's menu, or any action the server lists) and which are enabled:
  * exactly those whose action is in view.legal. The server lists undo and resign whenever they are
- * allowed (undo in a lost Spider game, never resign once a game is over), so no status is read here.
+ * allowed (undo in a lost game that can still undo, never resign once a game is over), so no status is read here.
  */
 function renderActions(toolbar, state, game) {
   const view = state.view;
@@ -93,6 +93,9 @@ function showEndDialog(state) {
   dialog.querySelector("#end-title").textContent = title;
   dialog.querySelector("#end-text").textContent = text(view, formatTime(state.elapsedMs));
   dialog.querySelector("[data-end-action=undo]").hidden = legalAction(view, "undo") === null;
+  const replay = dialog.querySelector(".end-replay"); // public once the server reveals the deal number
+  replay.hidden = state.seed === null;
+  replay.href = `replay.html?game=${encodeURIComponent(state.gameId)}`;
   if (!dialog.open) dialog.showModal();
 }
 

@@ -159,8 +159,10 @@ function stockTray(stock) {
 /**
  * Rebuild the board; focus stays on the pile or card that had it. `revealed`: the view is a deal
  * shown with every card face up (engine.revealed_view), drawn whole and never played on.
+ * `unseen`: ids of cards shown face up that the player could not see at that point (a replay's
+ * step); they are drawn marked, so a viewer tells what the player knew from what was hidden.
  */
-export function renderBoard(board, state, { revealed = false } = {}) {
+export function renderBoard(board, state, { revealed = false, unseen = null } = {}) {
   const view = state.view;
   // Only this board's own focus: the page draws a second board (the revealed deal) with the same keys.
   const focusKey = board.contains(document.activeElement) ? document.activeElement.dataset?.focusKey : undefined;
@@ -208,7 +210,16 @@ export function renderBoard(board, state, { revealed = false } = {}) {
     row.append(el);
   }
   board.append(row);
+  if (unseen?.size) markUnseen(board, unseen);
   if (focusKey) board.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
+}
+
+function markUnseen(board, unseen) {
+  for (const face of board.querySelectorAll(".card.face")) {
+    if (!unseen.has(Number(face.dataset.cardId))) continue;
+    face.classList.add("unseen");
+    face.setAttribute("aria-label", `${face.getAttribute("aria-label")}, face down for the player then`);
+  }
 }
 
 const STATUS_TEXT = { in_progress: "In play", won: "Won", lost: "No moves left", abandoned: "Resigned" };

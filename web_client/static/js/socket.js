@@ -1,5 +1,6 @@
 // The game's websocket: one handler table for the s2c.* messages, the version kept in the state,
-// a c2s.sync on any gap, and automatic reconnects with capped, jittered backoff.
+// a c2s.sync on any gap, and automatic reconnects with capped, jittered backoff. Every (re)connect
+// asks for a new one-use ticket first (`url()`): the token never goes in a URL.
 
 import { beginMove, receiveView, settleMove } from "./state.js";
 
@@ -7,12 +8,13 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 15000;
 const SILENCE_LIMIT_MS = 40000; // no frame at all for this long: the connection is dead
 const RESEND_AFTER_MS = 5000; // an unanswered move is sent again (the server dedupes by move_id)
-const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]); // bad token, forbidden, no such game
+const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]); // refused ticket or token, forbidden, no such game
 
 const HANDLERS = {
   "s2c.snapshot"(link, msg) {
     receiveView(link.state, msg, true);
     link.attempt = 0;
+    link.unavailable = 0;
     link.setConnection("online");
     link.resendPending();
     link.changed("snapshot");
@@ -20,11 +22,7 @@ const HANDLERS = {
   "s2c.update"(link, msg) {
     const result = receiveView(link.state, msg, false);
     if (result === "gap") link.sync();
-    else if (result === "applied") {
-      link.changed("update");
-      // A server that reveals the seed (the deal number) on snapshots only: ask for one.
-      if (msg.view.status !== "in_progress" && !("seed" in msg) && link.state.seed === null) link.sync();
-    }
+    else if (result === "applied") link.changed("update");
   },
   "s2c.accepted"(link, msg) {
     settleMove(link.state, msg.move_id);
@@ -40,16 +38,19 @@ const HANDLERS = {
   },
   "s2c.error"(link, msg) {
     link.notice(msg.message || `Server error (${msg.code})`, "error");
+    // The server is overloaded or its store away; the socket stays open: ask again after a backoff.
+    if (msg.code === "unavailable") link.askAgainLater();
   },
   "s2c.pong"() {},
 };
 
 export class GameLink {
-  /** `url()` gives the websocket address (it may change when the token is renewed). */
+  /** `url()` resolves to the websocket address with a fresh ticket (each one opens one socket). */
   constructor(state, { url, onChange, onNotice, onConnection }) {
     Object.assign(this, { state, url, onChange, onNotice, onConnection });
     this.ws = null;
     this.attempt = 0;
+    this.unavailable = 0; // s2c.error unavailable answers in a row
     this.stopped = false;
     this.timers = {};
     this.lastFrameAt = 0;
@@ -60,10 +61,20 @@ export class GameLink {
     window.addEventListener("offline", this.onOffline);
   }
 
-  open() {
+  async open() {
     if (this.stopped) return;
     this.setConnection(this.attempt ? "reconnecting" : "connecting");
-    const ws = new WebSocket(this.url());
+    const opening = {};
+    this.opening = opening; // a later open() wins over one still waiting for its ticket
+    let url;
+    try {
+      url = await this.url();
+    } catch {
+      if (!this.stopped && this.opening === opening) this.retryLater(); // no ticket now: as a dropped socket
+      return;
+    }
+    if (this.stopped || this.opening !== opening) return;
+    const ws = new WebSocket(url);
     this.ws = ws;
     ws.onmessage = (event) => this.receive(event.data);
     ws.onclose = (event) => this.dropped(ws, event);
@@ -96,6 +107,10 @@ export class GameLink {
       this.notice(event.reason || "The server refused this game.", "error");
       return;
     }
+    this.retryLater();
+  }
+
+  retryLater() {
     const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt += 1;
     this.setConnection("reconnecting");
@@ -105,6 +120,7 @@ export class GameLink {
 
   reconnectNow() {
     if (this.stopped || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    // (An open() still waiting for its ticket is overtaken by this one.)
     clearTimeout(this.timers.retry);
     this.open();
   }
@@ -140,7 +156,16 @@ export class GameLink {
   }
 
   sync() {
-    this.send({ type: "c2s.sync", version: this.state.version });
+    this.send({ type: "c2s.sync", version: Math.max(0, this.state.version) });
+  }
+
+  /** After `unavailable`: a snapshot again (the first one may be what failed); its handler resends the move
+   * in flight, which the server dedupes by move_id. */
+  askAgainLater() {
+    const base = BACKOFF_MS[Math.min(this.unavailable, BACKOFF_MS.length - 1)];
+    this.unavailable += 1;
+    clearTimeout(this.timers.again);
+    this.timers.again = setTimeout(() => this.sync(), base * (0.8 + Math.random() * 0.4));
   }
 
   syncSoon() {

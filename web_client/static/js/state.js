@@ -22,21 +22,23 @@ export function createState(gameId) {
 }
 
 /**
- * Take a snapshot or an update. Updates must follow the held version by exactly one; anything
- * older is stale (ignored), anything newer is a gap (the caller resyncs).
+ * Take a snapshot or an update (both carry the server's `snapshot`: version, view, time, and the
+ * seed and deal once ended). Updates must follow the held version by exactly one; anything older
+ * is stale (ignored), anything newer is a gap (the caller resyncs).
  */
 export function receiveView(state, msg, isSnapshot) {
+  const snapshot = msg.snapshot;
   if (!isSnapshot) {
-    if (msg.version <= state.version) return "stale";
-    if (msg.version !== state.version + 1) return "gap";
+    if (snapshot.version <= state.version) return "stale";
+    if (snapshot.version !== state.version + 1) return "gap";
   }
-  state.version = msg.version;
-  state.view = msg.view;
+  state.version = snapshot.version;
+  state.view = snapshot.view;
   if (isSnapshot && msg.role) state.role = msg.role;
   // Revealed by the server only once the game has ended (won or abandoned), on snapshots and updates.
-  state.seed = msg.seed ?? null;
-  state.deal = msg.deal ?? null;
-  state.elapsedMs = msg.elapsed_ms ?? 0;
+  state.seed = snapshot.seed ?? null;
+  state.deal = snapshot.deal ?? null;
+  state.elapsedMs = snapshot.elapsed_ms ?? 0;
   state.elapsedAt = performance.now();
   state.selection = null;
   return "applied";

@@ -1,0 +1,66 @@
+"""The gateway's one link to Redis pub/sub: every SUBSCRIBE, UNSUBSCRIBE, PUBLISH and PUBSUB NUMSUB it sends.
+
+Classic pub/sub on one node (on a cluster, classic pub/sub reaches every node). A sharded link (SSUBSCRIBE,
+SPUBLISH, PUBSUB SHARDNUMSUB on a cluster client, messages typed `ssubscribe`/`smessage`) would be a second
+class with these same methods; nothing else in the gateway names a pub/sub command. Only redis-py's public
+PubSub API is used: one connection carries every subscription of this process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import redis.asyncio as aioredis
+
+SUBSCRIBED, MESSAGE = "subscribed", "message"
+
+
+class Received(NamedTuple):
+    kind: str  # SUBSCRIBED (Redis confirmed a SUBSCRIBE), MESSAGE, or another pub/sub reply type
+    channel: str
+    data: bytes
+
+
+class PubSubLink:
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self.redis = redis  # publishes and counts (a pooled client: commands, not the subscribed connection)
+        self.pubsub = redis.pubsub()
+
+    async def connect(self) -> None:
+        """Take the subscriber connection (before the first subscription, so reading works at once)."""
+        if self.pubsub.connection is None:
+            await self.pubsub.connect()
+
+    async def subscribe(self, channels: Sequence[str]) -> None:
+        """Send SUBSCRIBE; Redis's confirmation comes back through `receive` (kind SUBSCRIBED)."""
+        await self.pubsub.subscribe(*channels)
+
+    async def unsubscribe(self, channels: Sequence[str]) -> None:
+        await self.pubsub.unsubscribe(*channels)
+
+    async def receive(self, timeout: float) -> Received | None:
+        """The next message or confirmation on the subscriber connection; None after `timeout` s of silence.
+        A lost connection is taken again by redis-py, which subscribes it to its channels again."""
+        await self.connect()
+        message = await self.pubsub.get_message(timeout=timeout)
+        if message is None or message["channel"] is None:
+            return None
+        kind = {"subscribe": SUBSCRIBED, "message": MESSAGE}.get(message["type"], message["type"])
+        data = message["data"]
+        return Received(kind, message["channel"].decode(), data if isinstance(data, bytes) else b"")
+
+    async def listeners(self, channels: Sequence[str]) -> dict[str, int]:
+        """Subscribers per channel, over every client of Redis (this process's own subscription included)."""
+        return {name.decode(): count for name, count in await self.redis.pubsub_numsub(*channels)}
+
+    async def publish(self, messages: Sequence[tuple[str, bytes]]) -> list[int]:
+        """Publish each (channel, data) in one round trip; how many subscribers got each."""
+        pipe = self.redis.pipeline(transaction=False)
+        for channel, data in messages:
+            pipe.publish(channel, data)
+        return await pipe.execute()
+
+    async def aclose(self) -> None:
+        await self.pubsub.aclose()
+        await self.redis.aclose()

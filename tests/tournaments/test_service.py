@@ -1,0 +1,129 @@
+"""The tournaments service on a real Redis with an injected clock: a day from commitment to reveal."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+import engine
+from engine.solver import solve
+from services.games.service import AllResults, GameService
+from services.store import EventStore
+from services.tournaments.catalogue import challenges_of
+from services.tournaments.derivation import verify_commitment
+from services.tournaments.scheduler import DailyScheduler
+from services.tournaments.service import TournamentService
+from services.validator.runtime import Validators
+from tests.fixtures.redis import unique_id
+from tests.services.conftest import Clock
+
+pytestmark = pytest.mark.integration
+
+DAY = dt.date(2031, 3, 4)  # far from other tests' days: a shared Redis keeps their challenges
+OPENS = int(dt.datetime(2031, 3, 4, tzinfo=dt.timezone.utc).timestamp() * 1000)
+HOUR = 3600 * 1000
+
+
+class Stack:
+    def __init__(self, redis, clock) -> None:
+        self.store = EventStore(redis, clock=clock)
+        self.validators = Validators(redis, self.store, workers=0)
+        self.games = GameService(self.store, redis)
+        self.tournaments = TournamentService(redis, self.games, secret=b"test tournament secret 0123456789")
+        self.validators.queue.seeds, self.validators.queue.sink = self.tournaments.seed_for, self.tournaments.verdict
+        self.games.results = AllResults(self.validators.submitter, self.tournaments)
+        self.scheduler = DailyScheduler(self.tournaments)
+
+    async def validate(self) -> None:
+        from services.validator.worker import ValidatorWorker
+
+        worker = ValidatorWorker(self.validators.queue, consumer=unique_id("w"), block_ms=1)
+        await self.validators.queue.ensure_group()
+        while await worker.run_once(block=False):
+            pass
+
+
+@pytest.fixture
+def clock():
+    return Clock(OPENS - 8 * 24 * HOUR)
+
+
+@pytest.fixture
+async def stack(private_redis_client, clock):
+    redis_client = private_redis_client
+    return Stack(redis_client, clock)
+
+
+def wish_ref():
+    return next(ref for ref in challenges_of(DAY) if ref.daily.game == "wish")
+
+
+async def win(stack: Stack, player: str, key: str, clock) -> str:
+    game = await stack.tournaments.start_attempt(player, key)
+    await stack.games.open_for(game.id, player)
+    state = stack.games.live.get(game.id).state
+    clock.now += 1_000
+    for n, intent in enumerate(solve(state).line):
+        clock.now += 500
+        assert (await stack.games.submit(player, game.id, f"m{n}", n, intent)).answer.accepted
+    return game.id
+
+
+async def test_a_day_from_commitment_to_reveal(stack, clock):
+    ref = wish_ref()
+    prepared = await stack.tournaments.prepare(ref)
+    info = prepared.prepared
+    assert info.challenge == ref.key and info.check == "exact_solver"
+    clock.now = OPENS + HOUR
+    accounts = stack.tournaments.accounts
+    alice = (await accounts.register(unique_id("Al")[:18], "correct horse battery")).player_id
+    bob = (await accounts.register(unique_id("Bo")[:18], "correct horse battery")).player_id
+    guest = "g_" + unique_id()[-16:]
+    game_a = await win(stack, alice, ref.key, clock)
+    again = await stack.tournaments.start_attempt(alice, ref.key)
+    assert again.id == game_a  # a second attempt is never made: the first one comes back
+    await win(stack, guest, ref.key, clock)
+    game_b = await stack.tournaments.start_attempt(bob, ref.key)  # bob never finishes
+    await stack.validate()
+    board = await stack.tournaments.board.page(ref.key)
+    assert [row.entry.player for row in board.rows] == [alice]  # the guest plays unranked
+    assert (await stack.tournaments.board.standing(ref.key, guest)).rank is None
+    # The close, then the grace: bob's attempt is ended as abandoned, the seed revealed, the board final.
+    clock.now = OPENS + 24 * HOUR + 10
+    state = await stack.tournaments.settle(ref)
+    assert state.closed and state.revealed is None
+    assert (await stack.games.summary(game_b.id)).seed is None  # still secret in the grace
+    clock.now = OPENS + 25 * HOUR + 10
+    state = await stack.tournaments.settle(ref)
+    assert state.revealed is not None
+    assert verify_commitment(info.commitment, ref.date, "wish", ref.daily.variant_text, state.revealed.seed,
+                             bytes.fromhex(state.revealed.salt))
+    assert (await stack.games.summary(game_b.id)).status == "abandoned"
+    assert (await stack.tournaments.board.counts(ref.key)).final
+
+
+async def test_two_schedulers_close_a_day_once(stack, private_redis_client, clock):
+    other = Stack(private_redis_client, clock)
+    ref = next(ref for ref in challenges_of(DAY + dt.timedelta(days=1)) if ref.daily.game == "wish")
+    await stack.tournaments.prepare(ref)
+    await other.tournaments.prepare(ref)  # the second process finds it prepared: one commitment
+    clock.now = ref.final_at_ms + 1
+    import asyncio
+
+    await asyncio.gather(stack.tournaments.settle(ref), other.tournaments.settle(ref))
+    await asyncio.gather(stack.tournaments.settle(ref), other.tournaments.settle(ref))
+    types = [e.type for e in await stack.tournaments.store.read(f"daily-{ref.key}")]
+    assert types == ["challenge_prepared", "challenge_closed", "seed_revealed"]
+
+
+async def test_a_win_faster_than_the_review_floor_is_ranked_and_shown_flagged(stack, clock):
+    ref = next(ref for ref in challenges_of(DAY + dt.timedelta(days=2)) if ref.daily.game == "wish")
+    await stack.tournaments.prepare(ref)
+    clock.now = ref.opens_at_ms + HOUR
+    stack.validators.queue.review_floor_ms = 10_000  # the test's player moves every 500 ms
+    player = (await stack.tournaments.accounts.register(unique_id("Fa")[:18], "correct horse battery")).player_id
+    await win(stack, player, ref.key, clock)
+    await stack.validate()
+    [row] = (await stack.tournaments.board.page(ref.key)).rows
+    assert row.entry.player == player and row.entry.flagged and row.rank == 1
