@@ -21,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="take over another worker's unacknowledged submissions idle this long (default 15000)",
     )
     parser.add_argument("--review-floor-ms", type=int, help="flag wins faster than this median gap (env ARENA_REVIEW_FLOOR_MS)")
+    parser.add_argument(
+        "--metrics-port", type=int, help="serve Prometheus metrics on this port at /metrics (env ARENA_METRICS_PORT)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,6 +38,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     floor = args.review_floor_ms if args.review_floor_ms is not None else settings.review_floor_ms
+    metrics_port = args.metrics_port if args.metrics_port is not None else settings.metrics_port
+    if metrics_port is not None:
+        from services.metrics.exposition import serve_metrics
+
+        serve_metrics(metrics_port, settings.host)  # ARENA_HOST: loopback unless told otherwise
     asyncio.run(_serve(settings.redis_url, args.workers, floor, args.batch, args.claim_idle_ms))
     return 0
 

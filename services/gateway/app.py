@@ -9,6 +9,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.static_files import create_static_files_router
 
 from ..settings import Settings
+from .metrics_routes import http_metrics
 from .plugin import ArenaPlugin
 
 
@@ -28,6 +29,7 @@ def create_app(settings: Settings) -> Litestar:
     return Litestar(
         route_handlers=[create_static_files_router(path="/", directories=[folder], html_mode=True)],
         plugins=[ArenaPlugin(settings)],
+        middleware=[http_metrics().middleware],
         openapi_config=OpenAPIConfig(title="Patience Arena", version="1", path="/schema"),
         debug=False,
     )

@@ -16,6 +16,7 @@ from litestar.channels import ChannelsPlugin
 from redis.exceptions import RedisError
 
 from ..games.service import GameService, Refusal, Snapshot
+from ..metrics import observe_move, redis_error, socket_shown
 from ..settings import Settings
 from ..store import StoreError
 from ..store.keys import updates_channel as channel_of
@@ -127,6 +128,7 @@ class GameSocket:
             return False
         snapshot, is_player = opened
         role = "player" if is_player else "spectator"
+        socket_shown(self, role)
         s = snapshot
         frame = SnapshotS2C(s.game_id, role, s.version, s.view, s.elapsed_ms, s.seed, s.deal)
         self.sent_version = snapshot.version
@@ -173,12 +175,13 @@ class GameSocket:
             try:
                 await (self.on_move(frame) if isinstance(frame, MoveC2S) else self.send_snapshot())
             except (StoreError, RedisError) as exc:
+                redis_error("socket")
                 # Redis is away: the socket lives on. A move may or may not be stored: the same move_id may be
                 # sent again safely.
                 await self.send(encode_s2c(ErrorS2C("unavailable", f"the game store did not answer: {exc}")))
 
     async def on_move(self, frame: MoveC2S) -> None:
-        result = await self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move)
+        result = await observe_move(self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move))
         answer = result.answer
         if not answer.accepted:
             await self.send(encode_s2c(RejectedS2C(answer.move_id, answer.version, answer.code, answer.message)))

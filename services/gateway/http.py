@@ -15,6 +15,7 @@ from engine import RuleError
 
 from ..games.service import GameService, GameSummary
 from ..identity import Identity
+from ..metrics import redis_error
 from .errors import ApiError, ErrorBody
 
 
@@ -99,6 +100,7 @@ async def ready(state: State) -> Health:
     try:
         await state.redis.ping()
     except Exception as exc:  # any failure means not ready; say which
+        redis_error("ready")
         raise ApiError(503, "not_ready", f"redis does not answer: {exc}") from exc
     return Health("ready")
 

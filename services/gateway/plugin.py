@@ -23,12 +23,14 @@ from ..games.appender import Appender
 from ..identity import Identity, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url
 from ..settings import Settings
+from ..metrics.exposition import forget_this_process
 from ..store import EventStore
 from .catalog import CatalogController
 from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
 from ..validator.runtime import Validators
 from .http import GamesController, PlayersController, current_player, health, ready
+from .metrics_routes import metrics
 from .replay_routes import ReplaysController
 from .sockets import echo_socket, game_socket
 
@@ -73,6 +75,7 @@ class ArenaPlugin(InitPluginProtocol):
                 yield
             finally:
                 await validators.stop()
+                forget_this_process()
         finally:
             await client.aclose()
             await self.pubsub_redis.aclose()
@@ -100,7 +103,7 @@ class ArenaPlugin(InitPluginProtocol):
         )
         app_config.exception_handlers[ApiError] = api_error_response
         app_config.route_handlers.extend(
-            [PlayersController, GamesController, CatalogController, ReplaysController, health, ready, game_socket]
+            [PlayersController, GamesController, CatalogController, ReplaysController, health, ready, metrics, game_socket]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

@@ -18,6 +18,7 @@ import msgspec
 from redis.exceptions import ResponseError
 
 from ..games.entries import GameCreated
+from ..metrics import VALIDATOR_CHECKED
 from ..games.record import BadLog, read_log
 from ..store import EventStore
 from ..store.keys import dead_letters_key, submissions_key, validator_counts_key, verdicts_key
@@ -126,6 +127,7 @@ class ValidatorQueue:
             candidate = StoredVerdict(verdict, now_ms, submission.submitted_at_ms)
             if await self.redis.hsetnx(verdicts_key(), submission.game_id, _encoder.encode(candidate)):
                 await self.redis.hincrby(validator_counts_key(), verdict.outcome, 1)
+                VALIDATOR_CHECKED.labels(verdict.outcome).inc()
                 stored = candidate
             else:  # another worker wrote it meanwhile: theirs stands
                 stored = await self.verdict_of(submission.game_id)
@@ -149,4 +151,5 @@ class ValidatorQueue:
         pipe.hincrby(validator_counts_key(), "dead", 1)
         pipe.xack(submissions_key(), GROUP, entry_id)
         await pipe.execute()
+        VALIDATOR_CHECKED.labels("dead").inc()
         log.warning("validator: submission %s dead-lettered: %s", entry_id, reason)
