@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import signal
 
 
@@ -27,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from services.logging import configure_logging
     from services.settings import settings_from_environment
 
     settings = settings_from_environment()
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1 or args.batch < 1 or args.claim_idle_ms < 1:
         print("arena validate: --workers, --batch and --claim-idle-ms must be at least 1")
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level)
     floor = args.review_floor_ms if args.review_floor_ms is not None else settings.review_floor_ms
     metrics_port = args.metrics_port if args.metrics_port is not None else settings.metrics_port
     if metrics_port is not None:

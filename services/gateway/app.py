@@ -11,6 +11,7 @@ from litestar.static_files import create_static_files_router
 from ..settings import Settings
 from .metrics_routes import http_metrics
 from .plugin import ArenaPlugin
+from .request_log import request_log_middleware
 
 
 def static_dir() -> Path:
@@ -29,7 +30,8 @@ def create_app(settings: Settings) -> Litestar:
     return Litestar(
         route_handlers=[create_static_files_router(path="/", directories=[folder], html_mode=True)],
         plugins=[ArenaPlugin(settings)],
-        middleware=[http_metrics().middleware],
+        middleware=[request_log_middleware, http_metrics().middleware],
         openapi_config=OpenAPIConfig(title="Patience Arena", version="1", path="/schema"),
         debug=False,
+        logging_config=None,  # services/logging.py (arena serve) set up every logger already: JSON lines
     )

@@ -15,6 +15,7 @@ from engine import RuleError
 
 from ..games.service import GameService, GameSummary
 from ..identity import Identity
+from ..logging import bind_ids
 from ..metrics import redis_error
 from .errors import ApiError, ErrorBody
 
@@ -46,6 +47,7 @@ async def current_player(request: Request, identity: NamedDependency[Identity]) 
     player_id = identity.player_of(bearer_token(request))
     if player_id is None:
         raise ApiError(401, "unauthorized", "send `Authorization: Bearer <token>` (POST /api/players/guest)")
+    bind_ids(player_id=player_id)
     return player_id
 
 

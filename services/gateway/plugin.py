@@ -21,6 +21,7 @@ from litestar.plugins import InitPluginProtocol
 from ..games.service import GameService
 from ..games.appender import Appender
 from ..identity import Identity, load_or_create_secret
+from ..logging import never_log
 from ..redis.client import open_redis, parse_redis_url
 from ..settings import Settings
 from ..metrics.exposition import forget_this_process
@@ -44,7 +45,9 @@ class ArenaPlugin(InitPluginProtocol):
         if not settings.redis_url:
             raise ValueError("create_app needs settings.redis_url (`arena serve` starts an embedded Redis)")
         self.settings = settings
-        self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir))
+        secret = load_or_create_secret(settings.secret, settings.data_dir)
+        never_log(secret)
+        self.identity = Identity(secret)
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
         self.pubsub_redis = aioredis.Redis.from_url(plain_url)

@@ -10,6 +10,7 @@ from litestar.params import FromPath
 from ..games.service import GameService
 from ..identity import Identity
 from ..settings import Settings
+from ..logging import bind_ids
 from ..metrics import socket_closed
 from .fanout import BatchingPubSubBackend
 from .game_socket import CLOSE_UNAUTHORIZED, GameSocket
@@ -33,6 +34,7 @@ async def game_socket(
         await socket.send_text(encode_s2c(ErrorS2C("unauthorized", "connect with ?token=<token>")).decode())
         await socket.close(CLOSE_UNAUTHORIZED, "unauthorized")
         return
+    bind_ids(player_id=viewer_id)
     game = GameSocket(socket, service, channels, fanout, settings, game_id, viewer_id)
     try:
         await game.run()
