@@ -7,6 +7,7 @@ one Redis show every move to every socket; the game log itself stays in the stor
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,6 +27,7 @@ from ..redis.client import open_redis, parse_redis_url
 from ..settings import Settings
 from ..metrics.exposition import forget_this_process
 from ..store import EventStore
+from ..store.replication import resolve_replica_ack
 from .catalog import CatalogController
 from .errors import ApiError, api_error_response
 from .fanout import BatchingPubSubBackend
@@ -34,6 +36,9 @@ from .http import GamesController, PlayersController, current_player, health, re
 from .metrics_routes import metrics
 from .replay_routes import ReplaysController
 from .sockets import echo_socket, game_socket
+
+
+log = logging.getLogger("arena.gateway")
 
 
 def _service(state: State) -> GameService:
@@ -63,7 +68,9 @@ class ArenaPlugin(InitPluginProtocol):
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
         client = await open_redis(self.settings.redis_url)
         try:
-            store = EventStore(client)
+            ack = await resolve_replica_ack(self.settings.replica_acks, self.settings.replica_timeout_ms, client)
+            log.info("appends wait for %s", f"{ack.replicas} replica(s), {ack.timeout_ms} ms" if ack else "the master only")
+            store = EventStore(client, replica_ack=ack)
             app.state.redis = client
             validators = Validators(
                 client, store, workers=self.settings.validators, review_floor_ms=self.settings.review_floor_ms
