@@ -17,14 +17,15 @@ from ..games.service import AllResults, GameService
 from ..clock import server_clock
 from ..settings import Settings
 from ..store import EventStore
+from ..store.replication import ReplicaAck
 from ..tournaments.scheduler import DailyScheduler
 from ..tournaments.service import TournamentService, load_tournament_secret
 from ..validator.runtime import Validators
 
 
 class ProcessServices:
-    def __init__(self, client: Any, settings: Settings) -> None:
-        store = EventStore(client, clock=server_clock(settings.test_clock_file))
+    def __init__(self, client: Any, settings: Settings, *, replica_ack: ReplicaAck | None = None) -> None:
+        store = EventStore(client, clock=server_clock(settings.test_clock_file), replica_ack=replica_ack)
         self.validators = Validators(client, store, workers=settings.validators,
                                      review_floor_ms=settings.review_floor_ms)
         self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store))
