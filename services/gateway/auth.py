@@ -11,6 +11,7 @@ from litestar import Request, WebSocket
 from litestar.di import NamedDependency
 
 from ..identity import TokenClaims, TokenRefused
+from ..logging import bind_ids
 from ..sessions import Sessions
 from .errors import ApiError
 from .overload import UNAVAILABLE_ERRORS, warnings
@@ -39,6 +40,7 @@ async def current_claims(request: Request, sessions: NamedDependency[Sessions]) 
 
 
 async def current_player(claims: NamedDependency[TokenClaims]) -> str:
+    bind_ids(player_id=claims.player_id)  # every log line of this request names its player
     return claims.player_id
 
 
