@@ -1,4 +1,4 @@
-"""Daily leaderboard at 100,000 entries on an embedded redis-server (appendfsync always), against bare
+"""Daily leaderboard at 100,000 entries on the embedded server (valkey-server, appendfsync always), against bare
 ZADD / ZRANGE on the same server in the same run.
 
 Figures: insert rate (an entry = the three projection writes of a ranked win: start, finish as
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from services.redis.client import hiredis_in_use, open_redis
-from services.redis.embedded import EmbeddedRedis
+from services.redis.embedded import EmbeddedRedis, find_redis_binary
 from services.tournaments.leaderboard import BoardEntry, RedisLeaderboard
 from services.tournaments.ranking import RankingKey, ranking_member
 from tests.support.redis_cluster import LocalRedisCluster
@@ -122,7 +122,7 @@ async def run(data_dir: Path, quick: bool, cluster: bool) -> None:
             await measure(servers.url, f"a local cluster of 3 masters, data in {data_dir}", quick)
     else:
         with EmbeddedRedis(data_dir) as server:
-            await measure(server.url, f"redis-server {server.url}, data in {data_dir}", quick)
+            await measure(server.url, f"{Path(find_redis_binary()).name} {server.url}, data in {data_dir}", quick)
 
 
 def main(argv: list[str]) -> int:

@@ -30,10 +30,23 @@ from websockets.exceptions import ConnectionClosed
 SERVED, UNAVAILABLE = "snapshot", "unavailable"
 
 
-async def open_one(ws_url: str, game_id: str, token: str, timeout: float) -> tuple[str, ClientConnection | None]:
-    """Open a game socket and read its first frame: ("snapshot" | "unavailable" | what went wrong, the socket)."""
+def tickets_for(base_url: str, targets: list[tuple[str, str]], count: int) -> list[tuple[str, str]]:
+    """A one-use socket ticket per socket to open: (game id, ticket), fetched before the burst."""
+    out = []
+    with httpx.Client(base_url=base_url, timeout=60) as http:
+        for n in range(count):
+            game_id, token = targets[n % len(targets)]
+            got = http.post("/api/tickets", headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+            out.append((game_id, got.json()["ticket"]))
+    return out
+
+
+async def open_one(ws_url: str, game_id: str, ticket: str, timeout: float) -> tuple[str, ClientConnection | None]:
+    """Open a game socket and read its first frame: ("snapshot" | "unavailable" | what went wrong, the socket).
+    A socket whose ticket could not be checked (Redis too busy) is told `unavailable` and closed "try again
+    later" (1013): counted as unavailable, with no socket kept."""
     try:
-        conn = await connect(f"{ws_url}/ws/games/{game_id}?token={token}", open_timeout=timeout, max_size=None)
+        conn = await connect(f"{ws_url}/ws/games/{game_id}?ticket={ticket}", open_timeout=timeout, max_size=None)
     except Exception as exc:  # noqa: BLE001  counted: a refused or failed handshake is an outcome too
         return f"no handshake: {type(exc).__name__}", None
     try:
@@ -46,6 +59,12 @@ async def open_one(ws_url: str, game_id: str, token: str, timeout: float) -> tup
     if frame["type"] == "s2c.snapshot":
         return SERVED, conn
     if frame["type"] == "s2c.error" and frame["code"] == UNAVAILABLE:
+        try:
+            await asyncio.wait_for(conn.recv(), 0.2)  # a refused ticket is followed by the close
+        except ConnectionClosed:
+            return UNAVAILABLE, None
+        except asyncio.TimeoutError:
+            pass  # the socket stays open: a c2s.sync will bring the snapshot
         return UNAVAILABLE, conn
     await conn.close()
     return f"{frame['type']} {frame.get('code', '')}".strip(), None
@@ -55,12 +74,13 @@ async def socket_burst(
     ws_url: str, targets: list[tuple[str, str]], count: int, *, timeout: float = 120,
     halfway: asyncio.Event | None = None,
 ) -> tuple[Counter, list[tuple[str, ClientConnection]]]:
-    """`count` sockets opened at once over `targets` (game id, token); outcomes counted, open sockets returned."""
+    """`count` sockets opened at once over `targets` (game id, ticket: one each); outcomes counted, open
+    sockets returned."""
     started = 0
 
     async def one(n: int):
         nonlocal started
-        game_id, token = targets[n % len(targets)]
+        game_id, token = targets[n]
         started += 1
         if halfway is not None and started >= count // 2:
             halfway.set()
@@ -149,7 +169,8 @@ class ServeProcess:
     """`arena serve` as a child process on `redis_url`; its output is read all along (and kept)."""
 
     def __init__(self, redis_url: str | None, data_dir: Path, env: dict[str, str] | None = None) -> None:
-        env = {**os.environ, "ARENA_DATA_DIR": str(data_dir), **(env or {})}
+        no_limits = {name: "off" for name in ("ARENA_LIMIT_GUESTS", "ARENA_LIMIT_GAMES", "ARENA_LIMIT_TICKETS")}
+        env = {**os.environ, "ARENA_DATA_DIR": str(data_dir), **no_limits, **(env or {})}
         env.pop("REDIS_URL", None)
         if redis_url is not None:
             env["REDIS_URL"] = redis_url
@@ -203,19 +224,32 @@ async def overload_round(server: ServeProcess, sockets: int, waves: int, per_wav
     """One round: a bystander plays through a socket burst and through waves of HTTP reads."""
     targets = guests_with_games(server.url, games + 1)
     (own_game, own_token), watched = targets[0], targets[1:]
-    player = await connect(f"{server.ws_url}/ws/games/{own_game}?token={own_token}", max_size=None)
+    [(_, own_ticket)] = tickets_for(server.url, [targets[0]], 1)
+    player = await connect(f"{server.ws_url}/ws/games/{own_game}?ticket={own_ticket}", max_size=None)
     view = view_of(await recv_type(player, {"s2c.snapshot"}))
     halfway = asyncio.Event()
-    burst = asyncio.ensure_future(socket_burst(server.ws_url, watched, sockets, halfway=halfway))
+    tickets = await asyncio.to_thread(tickets_for, server.url, watched, sockets)
+    burst = asyncio.ensure_future(socket_burst(server.ws_url, tickets, sockets, halfway=halfway))
     await halfway.wait()
     first_move = await move_until_stored(player, 0, view["legal"][0])
     socket_outcomes, opened = await burst
     view = view_of(await recv_type(player, {"s2c.update"}))
     resynced = Counter()
+    told = socket_outcomes[UNAVAILABLE]
     for outcome, conn in opened:
         if outcome == UNAVAILABLE:  # the socket stayed open: a c2s.sync gets the snapshot now
-            await conn.send(json.dumps({"type": "c2s.sync", "version": 0}))
-            resynced[(await recv_type(conn, {"s2c.snapshot", "s2c.error"}))["type"]] += 1
+            try:
+                await conn.send(json.dumps({"type": "c2s.sync", "version": 0}))
+                resynced[(await recv_type(conn, {"s2c.snapshot", "s2c.error"}))["type"]] += 1
+                told -= 1
+            except ConnectionClosed:
+                pass  # closed "try again later" after all: opened again below
+    # Sockets closed "try again later" (their ticket could not be checked) come back with a new ticket.
+    for game_id, ticket in await asyncio.to_thread(tickets_for, server.url, watched, told):
+        outcome, conn = await open_one(server.ws_url, game_id, ticket, 120)
+        resynced["s2c.snapshot" if outcome == SERVED else outcome] += 1
+        if conn is not None:
+            await conn.close()
     http_outcomes: Counter = Counter()
     second_move: list[str] = []
     path = f"/api/games/{watched[0][0]}"

@@ -1,4 +1,4 @@
-"""Event store throughput on an embedded redis-server with appendfsync always (every reply waits for
+"""Event store throughput on the embedded server (valkey-server) with appendfsync always (every reply waits for
 an fsync), against a bare redis-py XADD loop on the same server in the same process.
 
 Figures: appends/s sequential (one game), with 50 concurrent games (one round trip per append),
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from services.redis.client import hiredis_in_use, open_redis
 from tests.support.redis_cluster import LocalRedisCluster
-from services.redis.embedded import EmbeddedRedis
+from services.redis.embedded import EmbeddedRedis, find_redis_binary
 from services.store import AppendRequest, EventStore, NewEvent, StoreError
 from services.store.envelope import log_key
 
@@ -137,7 +137,7 @@ async def run(data_dir: Path, quick: bool, cluster: bool) -> None:
             await measure(servers.url, f"a local cluster of 3 masters, data in {data_dir}", quick)
     else:
         with EmbeddedRedis(data_dir) as server:
-            await measure(server.url, f"redis-server {server.url}, data in {data_dir}", quick)
+            await measure(server.url, f"{Path(find_redis_binary()).name} {server.url}, data in {data_dir}", quick)
 
 
 async def measure(url: str, where: str, quick: bool) -> None:

@@ -68,7 +68,24 @@ class GameLink:
 
     async def open(self) -> None:
         """Open a socket and take in its first frame: the snapshot, or the error that forbids it. A server too
-        busy for the snapshot answers `unavailable` and keeps the socket: ask again with c2s.sync, backing off."""
+        busy for the snapshot answers `unavailable`: an open socket asks again with c2s.sync, backing off; a
+        socket it closed "try again later" (its ticket could not be checked) is opened again with a new one."""
+        for delay in (0, *BUSY_BACKOFF):
+            if delay:
+                await asyncio.sleep(delay)
+            opened = await self._open_once()
+            if opened is not None:
+                socket, frame = opened
+                break
+        else:
+            raise PlayError("the server stayed too busy to show the game")
+        self.absorb(frame)
+        self.generation += 1
+        self.socket = socket
+        self.pump = asyncio.create_task(self._read_frames(socket, self.generation))
+
+    async def _open_once(self):
+        """(socket, first frame), or None when the server closed it as too busy (then try again)."""
         url = await asyncio.to_thread(self.url)  # HTTP for the ticket: urllib blocks, so not on the loop
         socket = await connect(url, open_timeout=5, close_timeout=2)
         try:
@@ -82,13 +99,13 @@ class GameLink:
                 frame = json.loads(await asyncio.wait_for(socket.recv(), FIRST_FRAME_TIMEOUT))
             if frame.get("code") == "unavailable":
                 raise PlayError(f"the server stayed too busy to show the game: {frame.get('message')}")
-            self.absorb(frame)
+            return socket, frame
+        except ConnectionClosed:
+            await socket.close()
+            return None
         except BaseException:
             await socket.close()
             raise
-        self.generation += 1
-        self.socket = socket
-        self.pump = asyncio.create_task(self._read_frames(socket, self.generation))
 
     async def _read_frames(self, socket, generation: int) -> None:
         try:

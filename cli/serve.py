@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import logging
 import signal
 import sys
 from pathlib import Path
@@ -34,10 +33,15 @@ def run(args: argparse.Namespace) -> int:
     from services.gateway import create_app
     from services.redis.embedded import EmbeddedRedis, RedisServerError, RedisServerNotFound
     from services.redis.supervisor import SupervisedRedis
+    from services.logging import configure_logging, never_log
     from services.settings import settings_from_environment
 
     overrides = {"host": args.host, "port": args.port, "data_dir": args.data_dir}
     settings = settings_from_environment().with_overrides(**overrides)
+    # Before anything logs: the supervisor's "Redis died, restarted" and uvicorn's lines are JSON too.
+    configure_logging(settings.log_level)
+    if settings.secret:
+        never_log(settings.secret)
     for name in settings.game_modules:
         try:
             load_game_module(name)
@@ -46,7 +50,6 @@ def run(args: argparse.Namespace) -> int:
             return 1
     embedded = None
     if not settings.redis_url:
-        _log_redis_events()
         embedded = SupervisedRedis(EmbeddedRedis(settings.data_dir / "redis"))
         try:
             embedded.start()
@@ -60,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             log_level=settings.log_level,
+            log_config=None,  # services/logging.py configured every logger: JSON lines with the ids
+            access_log=False,  # its lines carry the query string, where a websocket's token travels
             ws=settings.ws_impl,
             ws_per_message_deflate=settings.ws_deflate,
             # The socket refuses frames over max_frame_bytes itself (a clear s2c.error); this stops abuse earlier.
@@ -78,17 +83,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if embedded is not None:
             embedded.stop()
-
-
-def _log_redis_events() -> None:
-    # uvicorn configures only its own loggers: without this the supervisor's "Redis died, restarted"
-    # would go nowhere (or, below WARNING, be dropped).
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logger = logging.getLogger("services.redis")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
 
 
 def _arena_server(config, redis_text: str):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import signal
 
 
@@ -21,9 +20,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="take over another worker's unacknowledged submissions idle this long (default 15000)",
     )
     parser.add_argument("--review-floor-ms", type=int, help="flag wins faster than this median gap (env ARENA_REVIEW_FLOOR_MS)")
+    parser.add_argument(
+        "--metrics-port", type=int, help="serve Prometheus metrics on this port at /metrics (env ARENA_METRICS_PORT)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    from services.logging import configure_logging
     from services.settings import settings_from_environment
 
     settings = settings_from_environment()
@@ -33,8 +36,13 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1 or args.batch < 1 or args.claim_idle_ms < 1:
         print("arena validate: --workers, --batch and --claim-idle-ms must be at least 1")
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level)
     floor = args.review_floor_ms if args.review_floor_ms is not None else settings.review_floor_ms
+    metrics_port = args.metrics_port if args.metrics_port is not None else settings.metrics_port
+    if metrics_port is not None:
+        from services.metrics.exposition import serve_metrics
+
+        serve_metrics(metrics_port, settings.host)  # ARENA_HOST: loopback unless told otherwise
     asyncio.run(_serve(settings.redis_url, args.workers, floor, args.batch, args.claim_idle_ms))
     return 0
 

@@ -50,6 +50,10 @@ class Settings(Struct, frozen=True, kw_only=True):
     retention_days: int = 30  # ended casual guest games are trimmed after this many days (0: keep all)
     validators: int = 1  # replay validator workers inside this process (0: run `arena validate` instead)
     review_floor_ms: int = 150  # a verified win whose median time between moves is below this is flagged
+    # Appends wait for this many replicas (WAIT): "auto" = 1 where every master has a replica, else none.
+    replica_acks: str = "auto"
+    replica_timeout_ms: int = 500  # then the move is answered `unavailable` (it is on the master; resent)
+    metrics_port: int | None = None  # `arena validate` serves /metrics here (`arena serve` on its own port)
     # Extra game modules (dotted names, each defining RULES) `arena serve` registers at start-up.
     game_modules: tuple[str, ...] = ()
     race_countdown_ms: int = 5_000  # from the countdown's start (all ready, or the host) to the start signal
@@ -130,6 +134,9 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),
             race_countdown_ms=int(env.get("ARENA_RACE_COUNTDOWN_MS", defaults.race_countdown_ms)),
             race_deal_pool=int(env.get("ARENA_RACE_DEAL_POOL", defaults.race_deal_pool)),
+            replica_acks=env.get("ARENA_REPLICA_ACKS", defaults.replica_acks),
+            replica_timeout_ms=int(env.get("ARENA_REPLICA_TIMEOUT_MS", defaults.replica_timeout_ms)),
+            metrics_port=int(env["ARENA_METRICS_PORT"]) if env.get("ARENA_METRICS_PORT") else None,
             game_modules=tuple(name.strip() for name in env.get("ARENA_GAME_MODULES", "").split(",") if name.strip()),
         )
     except ValueError as exc:

@@ -51,6 +51,8 @@ from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     stream_of,
 )
 from ..store import EventStore, VersionConflict
+from .. import metrics
+from ..faults import BEFORE_SUBMISSION, crash_point
 
 class ResultsHook(Protocol):
     """Who hears that a game opened and how it ended (the validator's submitter, the tournaments)."""
@@ -156,6 +158,7 @@ class GameService:
         log = GameLog(created, None, (), 1)
         await write_projections(self.redis, game_id, log, state)
         await self.results.opened(created, game_id, created.created_at_ms)
+        metrics.game_created(created)
         live = LiveGame(game_id, created, state, 0, 1)
         self.live.put(live)
         return self._summary(live)
@@ -296,6 +299,8 @@ class GameService:
             fields["finished_at_ms"] = live.finished_at_ms
         await self.redis.hset(meta_key(live.game_id), mapping=fields)
         if self.is_over(live):
+            crash_point(BEFORE_SUBMISSION)
+            metrics.game_ended(live.created, live.state.status)
             elapsed = self._elapsed(live) or 0
             await self.results.ended(live.created, live.game_id, live.state.status, live.state.moves, elapsed, ts_ms)
 

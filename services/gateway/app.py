@@ -9,7 +9,9 @@ from litestar.openapi import OpenAPIConfig
 from litestar.static_files import create_static_files_router
 
 from ..settings import Settings
+from .metrics_routes import http_metrics
 from .plugin import ArenaPlugin
+from .request_log import request_log_middleware
 
 
 def static_dir() -> Path:
@@ -28,6 +30,8 @@ def create_app(settings: Settings) -> Litestar:
     return Litestar(
         route_handlers=[create_static_files_router(path="/", directories=[folder], html_mode=True)],
         plugins=[ArenaPlugin(settings)],
+        middleware=[request_log_middleware, http_metrics().middleware],
         openapi_config=OpenAPIConfig(title="Patience Arena", version="1", path="/schema"),
         debug=False,
+        logging_config=None,  # services/logging.py (arena serve) set up every logger already: JSON lines
     )

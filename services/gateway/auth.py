@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from litestar import Request, WebSocket
 from litestar.di import NamedDependency
-from redis.exceptions import RedisError
 
 from ..identity import TokenClaims, TokenRefused
+from ..logging import bind_ids
 from ..sessions import Sessions
 from .errors import ApiError
+from .overload import UNAVAILABLE_ERRORS, warnings
 from .game_socket import CLOSE_UNAUTHORIZED
 from .messages import ErrorS2C, encode_s2c
 
@@ -30,7 +31,8 @@ async def current_claims(request: Request, sessions: NamedDependency[Sessions]) 
     """The checked claims of the request's token; 401 with the reason's code without a good one."""
     try:
         checked = await sessions.check(bearer_token(request))
-    except RedisError as exc:
+    except UNAVAILABLE_ERRORS as exc:
+        warnings.warn("HTTP requests", exc)
         raise ApiError(503, "unavailable", f"the session store did not answer: {exc}") from exc
     if isinstance(checked, TokenRefused):
         raise ApiError(401, checked.code, checked.message)
@@ -38,6 +40,7 @@ async def current_claims(request: Request, sessions: NamedDependency[Sessions]) 
 
 
 async def current_player(claims: NamedDependency[TokenClaims]) -> str:
+    bind_ids(player_id=claims.player_id)  # every log line of this request names its player
     return claims.player_id
 
 
@@ -60,7 +63,8 @@ async def socket_player(socket: WebSocket, sessions: Sessions) -> str | None:
         return None
     try:
         found = await sessions.redeem(ticket)
-    except RedisError as exc:
+    except UNAVAILABLE_ERRORS as exc:
+        warnings.warn("a socket's ticket", exc)
         await _refuse(socket, "unavailable", f"the session store did not answer: {exc}", CLOSE_TRY_AGAIN)
         return None
     if isinstance(found, TokenRefused):

@@ -24,7 +24,9 @@ class ApiError(Exception):
 
 
 def api_error_response(_: Request, exc: ApiError) -> Response[ErrorBody]:
-    return Response(ErrorBody(exc.code, exc.message), status_code=exc.status)
+    # Every 503 says when to come back, whichever route raised it.
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if exc.status == 503 else None
+    return Response(ErrorBody(exc.code, exc.message), status_code=exc.status, headers=headers)
 
 
 def unavailable_response(request: Request, exc: Exception) -> Response[ErrorBody]:

@@ -13,6 +13,7 @@ from collections import deque
 from litestar import WebSocket
 
 from ..games.service import GameService, Refusal, Snapshot
+from ..metrics import observe_move, redis_error, socket_shown
 from ..settings import Settings
 from ..store.keys import updates_channel as channel_of
 from .fanout import Fanout
@@ -113,6 +114,7 @@ class GameSocket:
             await self.socket.close(CLOSE_FORBIDDEN, opened.code)
             return False
         snapshot, is_player = opened
+        socket_shown(self, "player" if is_player else "spectator")
         self.sent_version = snapshot.version
         await self.send(encode_s2c(SnapshotS2C("player" if is_player else "spectator", snapshot)))
         return True
@@ -163,10 +165,11 @@ class GameSocket:
 
     async def send_unavailable(self, what: str, exc: BaseException) -> None:
         warnings.warn(what, exc)
+        redis_error("socket")
         await self.send(encode_s2c(ErrorS2C("unavailable", f"the game store did not answer: {exc}")))
 
     async def on_move(self, frame: MoveC2S) -> None:
-        result = await self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move)
+        result = await observe_move(self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move))
         answer = result.answer
         if not answer.accepted:
             await self.send(encode_s2c(RejectedS2C(answer.move_id, answer.version, answer.code, answer.message)))

@@ -16,6 +16,7 @@ from engine import RuleError
 
 from ..games.service import GameService, GameSummary
 from .bodies import decode_body
+from ..metrics import redis_error
 from .errors import ApiError, ErrorBody
 from .limits import rate_limited
 
@@ -77,6 +78,7 @@ async def ready(state: State) -> Health:
     try:
         await state.redis.ping()
     except Exception as exc:  # any failure means not ready; say which
+        redis_error("ready")
         raise ApiError(503, "not_ready", f"redis does not answer: {exc}") from exc
     return Health("ready")
 

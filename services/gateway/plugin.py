@@ -7,6 +7,7 @@ Redis show every move to every socket; the game log itself stays in the store.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -37,12 +38,19 @@ from .board_socket import announcer, board_socket
 from .daily_routes import DailiesController, StatsController
 from .limits import limit_middleware, register_limit_store, too_many_requests_handler
 from .player_budget import PlayerBudgets
-from .race_routes import RacesController, RatingsController
+from ..logging import never_log
+from ..metrics.exposition import forget_this_process
+from ..store.replication import resolve_replica_ack
+from .metrics_routes import metrics
 from .race_frames import RaceFanout
+from .race_routes import RacesController, RatingsController
 from .race_socket import race_socket
 from .replay_routes import ReplaysController
 from .session_routes import PlayersController, SessionController, TicketsController
 from .sockets import echo_socket, game_socket
+
+
+log = logging.getLogger("arena.gateway")
 
 
 def _service(state: State) -> GameService:
@@ -66,7 +74,9 @@ class ArenaPlugin(InitPluginProtocol):
         if not settings.redis_url:
             raise ValueError("create_app needs settings.redis_url (`arena serve` starts an embedded Redis)")
         self.settings = settings
-        self.identity = Identity(load_or_create_secret(settings.secret, settings.data_dir), settings.token_ttl_seconds)
+        secret = load_or_create_secret(settings.secret, settings.data_dir)
+        never_log(secret)
+        self.identity = Identity(secret, settings.token_ttl_seconds)
         self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst)
         # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
         plain_url, _ = parse_redis_url(settings.redis_url)
@@ -79,8 +89,10 @@ class ArenaPlugin(InitPluginProtocol):
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
         client = await open_redis(self.settings.redis_url, **self.pool)
         try:
+            ack = await resolve_replica_ack(self.settings.replica_acks, self.settings.replica_timeout_ms, client)
+            log.info("appends wait for %s", f"{ack.replicas} replica(s), {ack.timeout_ms} ms" if ack else "the master only")
             app.state.redis = client
-            running = ProcessServices(client, self.settings)
+            running = ProcessServices(client, self.settings, replica_ack=ack)
             app.state.service, app.state.validators = running.games, running.validators
             app.state.tournaments = running.tournaments
             running.tournaments.board_changed = announcer(self.fanout, running.tournaments)
@@ -94,6 +106,7 @@ class ArenaPlugin(InitPluginProtocol):
                 yield
             finally:
                 await running.stop()
+                forget_this_process()
         finally:
             await self.fanout.aclose()  # what is queued is published first
             await client.aclose()
@@ -136,7 +149,7 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.route_handlers.extend(
             [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
              ReplaysController, DailiesController, StatsController, AccountsController, RacesController,
-             RatingsController, health, ready, game_socket, board_socket, race_socket]
+             RatingsController, health, ready, game_socket, board_socket, race_socket, metrics]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

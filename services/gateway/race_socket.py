@@ -20,6 +20,7 @@ from litestar import WebSocket, websocket
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
+from ..logging import bind_ids
 from ..races.core import COUNTDOWN, LOBBY, RaceState
 from ..races.service import RaceService
 from ..races.view import public_view
@@ -206,6 +207,7 @@ async def race_socket(
     viewer_id = await socket_player(socket, sessions)  # ?ticket=, used once; it says why not and closes
     if viewer_id is None:
         return
+    bind_ids(player_id=viewer_id, race_id=race_id)  # every log line of this socket names them
     room = RaceSocket(socket, races, fanout, settings, race_id, viewer_id)
     with budgets.hold(viewer_id) as bucket:
         room.bucket = bucket  # one frame budget per player, shared by all of their sockets

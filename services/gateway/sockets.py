@@ -13,6 +13,8 @@ from .auth import socket_player
 from .fanout import Fanout
 from .game_socket import GameSocket
 from .player_budget import PlayerBudgets
+from ..logging import bind_ids
+from ..metrics import socket_closed
 
 
 @websocket("/ws/games/{game_id:str}")
@@ -29,10 +31,14 @@ async def game_socket(
     viewer_id = await socket_player(socket, sessions)  # ?ticket=, used once; it says why not and closes
     if viewer_id is None:
         return
+    bind_ids(player_id=viewer_id)
     game = GameSocket(socket, service, fanout, settings, game_id, viewer_id)
     with budgets.hold(viewer_id) as bucket:
         game.bucket = bucket  # one frame budget per player, shared by all of their sockets
-        await game.run()
+        try:
+            await game.run()
+        finally:
+            socket_closed(game)
 
 
 @websocket("/ws/echo")

@@ -28,6 +28,7 @@ from ..races.wiring import verdict_lookup
 from ..clock import server_clock
 from ..settings import Settings
 from ..store import EventStore
+from ..store.replication import ReplicaAck
 from ..tournaments.scheduler import DailyScheduler
 from ..tournaments.service import TournamentService, load_tournament_secret
 from ..validator.queue import every_sink, first_seed
@@ -35,8 +36,8 @@ from ..validator.runtime import Validators
 
 
 class ProcessServices:
-    def __init__(self, client: Any, settings: Settings) -> None:
-        store = EventStore(client, clock=server_clock(settings.test_clock_file))
+    def __init__(self, client: Any, settings: Settings, *, replica_ack: ReplicaAck | None = None) -> None:
+        store = EventStore(client, clock=server_clock(settings.test_clock_file), replica_ack=replica_ack)
         self.validators = Validators(client, store, workers=settings.validators,
                                      review_floor_ms=settings.review_floor_ms)
         self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store))
@@ -45,7 +46,7 @@ class ProcessServices:
         self.retention = Retention(client, days=settings.retention_days, clock=store.clock)
         queue = self.validators.queue
         self.races = RaceService(
-            RaceStore(client, clock=store.clock), self.games, countdown_ms=settings.race_countdown_ms,
+            RaceStore(client, clock=store.clock, replica_ack=replica_ack), self.games, countdown_ms=settings.race_countdown_ms,
             deals=DealPool(client, size=settings.race_deal_pool), ratings=Ratings(client),
             verdicts=verdict_lookup(queue),
         )

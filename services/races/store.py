@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..store import EventStore, VersionConflict
+from ..store.replication import ReplicaAck
 from ..store.keys import RACE_STREAMS, player_race_key, race_code_key, race_presence_key, races_due_key
 from .core import RaceState, fold
 from .events import AnyRaceEvent, from_stored, to_new_event
@@ -27,9 +28,10 @@ _RELEASE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 
 
 class RaceStore:
-    def __init__(self, redis: Any, *, clock: Callable[[], int]) -> None:
+    def __init__(self, redis: Any, *, clock: Callable[[], int], replica_ack: ReplicaAck | None = None) -> None:
         self.redis = redis
-        self.events = EventStore(redis, clock=clock, namespace=RACE_STREAMS)
+        # The same wait for replicas as the games' appends: a race's start or finish is no less worth keeping.
+        self.events = EventStore(redis, clock=clock, namespace=RACE_STREAMS, replica_ack=replica_ack)
 
     async def load(self, race_id: str, cached: RaceState | None = None) -> RaceState | None:
         """The race folded from its log, reading only what `cached` has not seen; None if there is none."""

@@ -13,6 +13,9 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from redis.exceptions import RedisClusterException, RedisError
+
+from ..store import StoreError
 from . import core
 from .core import RaceState
 from .store import RaceStore
@@ -21,6 +24,8 @@ log = logging.getLogger("arena.races")
 
 VERDICT_POLL_MS = 2_000
 POLL_S = 1.0
+# Redis away or overloaded: a warning naming the cause, no traceback (the next look tries again).
+REDIS_UNAVAILABLE = (RedisError, RedisClusterException, StoreError)
 
 
 class RaceTimers:
@@ -53,7 +58,9 @@ class RaceTimers:
             self._timers.pop(race_id, None)
             try:
                 await self.advance(race_id)
-            except Exception:  # noqa: BLE001  the due set brings it back: log, never kill the loop
+            except REDIS_UNAVAILABLE as exc:  # the due set brings it back
+                log.warning("race %s: redis unavailable for its timer: %s", race_id, exc)
+            except Exception:  # noqa: BLE001  a bug: say so with its traceback, never kill the loop
                 log.exception("race %s: advance failed", race_id)
 
         self._timers[race_id] = asyncio.get_running_loop().create_task(fire())
@@ -75,6 +82,8 @@ class RaceTimers:
             try:
                 for race_id in await self.store.due(self.clock()):
                     await self.advance(race_id)
-            except Exception:  # noqa: BLE001  Redis away or a bad race: log, try again next tick
+            except REDIS_UNAVAILABLE as exc:  # at most one line a tick; the next tick tries again
+                log.warning("races: redis unavailable for the due poll: %s", exc)
+            except Exception:  # noqa: BLE001  a bad race: say so with its traceback, try again next tick
                 log.exception("races: due poll failed")
             await asyncio.sleep(POLL_S)

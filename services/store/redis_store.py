@@ -35,6 +35,7 @@ from services.store.envelope import (
 )
 from services.store.errors import StoreError, VersionConflict
 from services.store.keys import GAME_STREAMS, NAMESPACES
+from services.store.replication import ReplicaAck, ReplicaTimeout, add_wait, node_of
 
 
 # The append script compares versions as Lua numbers (doubles): past 2**53 they are no longer exact.
@@ -46,7 +47,8 @@ def wall_clock_ms() -> int:
 
 
 class EventStore:
-    """Optimistic-concurrency event store. `clock` gives ts_ms (Unix ms) for new events."""
+    """Optimistic-concurrency event store. `clock` gives ts_ms (Unix ms) for new events; `replica_ack`
+    makes every append wait for replicas (services/store/replication.py), None answers from the master."""
 
     def __init__(
         self,
@@ -54,12 +56,14 @@ class EventStore:
         *,
         clock: Callable[[], int] = wall_clock_ms,
         namespace: str = GAME_STREAMS,
+        replica_ack: ReplicaAck | None = None,
     ) -> None:
         if namespace not in NAMESPACES:
             raise ValueError(f"namespace must be one of {sorted(NAMESPACES)}, not {namespace!r}")
         self.client = client
         self.clock = clock
         self.namespace = namespace  # whose streams: game logs by default; "daily", "race" for theirs
+        self.replica_ack = replica_ack
 
     # ---- writing -------------------------------------------------------------------------------
     async def append(
@@ -74,8 +78,14 @@ class EventStore:
 
         A `move_id` seen before returns the first result with duplicate=True and writes nothing (checked
         before the version, so a retry after a lost reply is answered even though the version moved on).
-        Raises VersionConflict (nothing written) when the stream is elsewhere; ValueError on bad input.
+        Raises VersionConflict (nothing written) when the stream is elsewhere; ValueError on bad input;
+        ReplicaTimeout when replicas are asked for and too few confirmed in time (the append IS stored).
         """
+        if self.replica_ack is not None:  # the script and its WAIT in one pipeline, on one connection
+            outcome = (await self.append_many([AppendRequest(stream_id, expected_version, list(events), move_id)]))[0]
+            if isinstance(outcome, StoreError):
+                raise outcome
+            return outcome
         keys, args, ts_ms = self._script_call(stream_id, expected_version, events, move_id)
         try:
             try:
@@ -95,8 +105,8 @@ class EventStore:
 
         Each request is atomic on its own, exactly as `append`; they are not atomic together. The result
         list is in request order: an AppendResult, a VersionConflict (returned, not raised), or another
-        StoreError for a request the server refused. Bad input raises ValueError before anything is sent.
-        Requests for the same stream run in the order given.
+        StoreError for a request the server refused (a ReplicaTimeout: stored, too few replicas confirmed).
+        Bad input raises ValueError before anything is sent. Requests for the same stream run in the order given.
         """
         for request in batch:
             if not isinstance(request, AppendRequest):
@@ -107,7 +117,7 @@ class EventStore:
         for attempt in range(2):
             if not pending:
                 break
-            replies = await self._pipeline_evalsha([calls[i][:2] for i in pending])
+            replies, confirmed = await self._pipeline_evalsha([calls[i][:2] for i in pending])
             missing_script = []
             for index, reply in zip(pending, replies):
                 if isinstance(reply, NoScriptError) and attempt == 0:
@@ -116,25 +126,73 @@ class EventStore:
                     results[index] = StoreError(f"append to {batch[index].stream_id!r} failed: {reply}")
                 else:
                     request = batch[index]
-                    results[index] = _outcome(request.stream_id, request.expected_version, reply, calls[index][2])
+                    outcome = _outcome(request.stream_id, request.expected_version, reply, calls[index][2])
+                    results[index] = self._confirmed(outcome, request, confirmed)
             if missing_script:
                 try:
                     await self.client.script_load(APPEND_LUA)
                 except RedisError as exc:
                     raise StoreError(f"loading the append script failed: {exc}") from exc
             pending = missing_script
+        retried = [i for i, result in enumerate(results) if isinstance(result, AppendResult) and result.duplicate]
+        if self.replica_ack is not None and retried:
+            await self._reconfirm([batch[i] for i in retried], [results[i] for i in retried], results, retried)
         return results  # type: ignore[return-value]  # every slot is filled by now
 
-    async def _pipeline_evalsha(self, calls: list[tuple[list[str], list[bytes | str | int]]]) -> list:
+    def _confirmed(self, outcome, request: AppendRequest, confirmed: dict[str, object]):
+        """A fresh append's result once its node's WAIT says enough replicas have it (duplicates: later)."""
+        if self.replica_ack is None or not isinstance(outcome, AppendResult) or outcome.duplicate:
+            return outcome
+        count = confirmed.get(_node_name(node_of(self.client, log_key(request.stream_id))))
+        if isinstance(count, Exception):
+            return StoreError(f"append to {request.stream_id!r} is stored; waiting for replicas failed: {count}")
+        if not isinstance(count, int) or count < self.replica_ack.replicas:
+            ack = self.replica_ack
+            return ReplicaTimeout(request.stream_id, int(count or 0), ack.replicas, ack.timeout_ms)
+        return outcome
+
+    async def _reconfirm(self, requests, outcomes, results, indexes) -> None:
+        """A retried move id wrote nothing, so no WAIT covered it: write its move record again (the same
+        value) and wait for that write, which a replica can only have after the original move."""
         pipe = self.client.pipeline(transaction=False)
+        nodes: dict[str, object] = {}
+        for request, outcome in zip(requests, outcomes):
+            if request.move_id is None:
+                continue
+            pipe.hset(moves_key(request.stream_id), request.move_id, outcome.version)
+            node = node_of(self.client, log_key(request.stream_id))
+            nodes.setdefault(_node_name(node), node)
+        for node in nodes.values():
+            add_wait(pipe, self.replica_ack, node)
+        try:
+            replies = await pipe.execute(raise_on_error=False)
+        except RedisError as exc:
+            raise StoreError(f"confirming {len(requests)} retried appends failed: {exc}") from exc
+        confirmed = dict(zip(nodes, replies[len(replies) - len(nodes):]))
+        for index, request, outcome in zip(indexes, requests, outcomes):
+            checked = self._confirmed(AppendResult(outcome.version, duplicate=False), request, confirmed)
+            results[index] = outcome if isinstance(checked, AppendResult) else checked
+
+    async def _pipeline_evalsha(
+        self, calls: list[tuple[list[str], list[bytes | str | int]]]
+    ) -> tuple[list, dict[str, object]]:
+        """The scripts' replies, and (with replica acks) each node's WAIT reply, by node name."""
+        pipe = self.client.pipeline(transaction=False)
+        nodes: dict[str, object] = {}
         for keys, args in calls:
             # execute_command, not pipe.evalsha: redis-py blocks the evalsha method on cluster pipelines
             # (it cannot know the keys of an arbitrary script), yet routes EVALSHA by its declared keys.
             pipe.execute_command("EVALSHA", APPEND_SHA, 2, *keys, *args)
+            if self.replica_ack is not None:
+                node = node_of(self.client, keys[0])
+                nodes.setdefault(_node_name(node), node)
+        for node in nodes.values():  # after the scripts: each node's WAIT covers its appends
+            add_wait(pipe, self.replica_ack, node)
         try:
-            return await pipe.execute(raise_on_error=False)
+            replies = await pipe.execute(raise_on_error=False)
         except RedisError as exc:
             raise StoreError(f"append_many of {len(calls)} appends failed: {exc}") from exc
+        return replies[: len(calls)], dict(zip(nodes, replies[len(calls):]))
 
     def _script_call(
         self, stream_id: str, expected_version: int, events: Sequence[NewEvent], move_id: str | None
@@ -197,6 +255,10 @@ def _outcome(stream_id: str, expected: int, reply: list, ts_ms: int) -> AppendRe
     if status == CONFLICT:
         return VersionConflict(stream_id, expected, version)
     raise StoreError(f"unexpected reply from the append script: {reply!r}")
+
+
+def _node_name(node: object) -> str:
+    return "" if node is None else node.name
 
 
 def _is_count(value: object, *, minimum: int) -> bool:

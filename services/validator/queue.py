@@ -18,6 +18,8 @@ import msgspec
 from redis.exceptions import ResponseError
 
 from ..games.entries import GameCreated
+from ..logging import bound_ids
+from ..metrics import VALIDATOR_CHECKED
 from ..games.record import BadLog, read_log
 from ..store import EventStore
 from ..store.keys import dead_letters_key, submissions_key, validator_counts_key, verdicts_key
@@ -143,6 +145,10 @@ class ValidatorQueue:
     async def handle(self, entry_id: bytes | str, fields: dict, *, now_ms: int) -> StoredVerdict | None:
         """Check one delivered submission, write its verdict once, tell the sink, acknowledge."""
         submission = _submission.decode(fields[b"s"])
+        with bound_ids(game_id=submission.game_id, player_id=submission.player_id):  # on every line meanwhile
+            return await self._handle(entry_id, submission, now_ms)
+
+    async def _handle(self, entry_id: bytes | str, submission: Submission, now_ms: int) -> StoredVerdict | None:
         stored = await self.verdict_of(submission.game_id)
         created: GameCreated | None = None
         if stored is None:
@@ -150,6 +156,8 @@ class ValidatorQueue:
             candidate = StoredVerdict(verdict, now_ms, submission.submitted_at_ms)
             if await self.redis.hsetnx(verdicts_key(), submission.game_id, _encoder.encode(candidate)):
                 await self.redis.hincrby(validator_counts_key(), verdict.outcome, 1)
+                VALIDATOR_CHECKED.labels(verdict.outcome).inc()
+                log.info("validator: verdict %s (%s)", verdict.outcome, verdict.reason or "no reason given")
                 stored = candidate
             else:  # another worker wrote it meanwhile: theirs stands
                 stored = await self.verdict_of(submission.game_id)
@@ -173,4 +181,5 @@ class ValidatorQueue:
         pipe.hincrby(validator_counts_key(), "dead", 1)
         pipe.xack(submissions_key(), GROUP, entry_id)
         await pipe.execute()
+        VALIDATOR_CHECKED.labels("dead").inc()
         log.warning("validator: submission %s dead-lettered: %s", entry_id, reason)

@@ -19,6 +19,7 @@ from redis.exceptions import RedisError
 
 from ..store import StoreError
 from ..store.keys import submissions_key, validator_attempts_key
+from ..metrics import redis_error
 from .queue import GROUP, ValidatorQueue
 from .submitter import Submitter
 
@@ -95,6 +96,7 @@ class ValidatorWorker:
                     next_sweep = time.monotonic() + self.sweep_every_s
                 await self.run_once()
             except (RedisError, StoreError, OSError) as exc:
+                redis_error("validator")
                 log.warning("validator: redis unavailable, retrying: %s", exc)
                 await _sleep_or_stop(stop, 1.0)
                 if "NOGROUP" in str(exc):  # Redis came back without the group (a fresh server)

@@ -34,9 +34,12 @@ class ApiPlayer:
 
     def play(self, game_id: str, moves: list) -> None:
         """Open the game (the first look starts its clock) and make each move, waiting for its answer."""
-        url = self.base_url.replace("http://", "ws://") + f"/ws/games/{game_id}?token={self.token}"
+        with httpx.Client(base_url=self.base_url, timeout=10) as http:
+            headers = {"Authorization": f"Bearer {self.token}"}
+            ticket = http.post("/api/tickets", headers=headers).raise_for_status().json()["ticket"]
+        url = self.base_url.replace("http://", "ws://") + f"/ws/games/{game_id}?ticket={ticket}"
         with connect(url, max_size=None) as sock:
-            version = json.loads(sock.recv(timeout=10))["version"]
+            version = json.loads(sock.recv(timeout=10))["snapshot"]["version"]
             for move in moves:
                 move_id = uuid.uuid4().hex
                 sock.send(json.dumps({"type": "c2s.move", "move_id": move_id, "version": version, "move": as_json(move)}))

@@ -3,9 +3,12 @@ room socket, and every cheat the issue lists tried over the wire and refused."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import msgspec
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 import engine
@@ -136,3 +139,27 @@ def _games_in_log(redis, race_id: str) -> dict[str, str]:
         if isinstance(event, GamesDealt):
             return event.games
     return {}
+
+
+def refused(url: str) -> tuple[str, int]:
+    """The error a socket was told, and the code it was closed with."""
+    with connect(url) as sock:
+        code = json.loads(sock.recv(timeout=10))["code"]
+        with pytest.raises(ConnectionClosed) as closed:
+            sock.recv(timeout=10)
+        return code, closed.value.rcvd.code
+
+
+def test_the_race_socket_takes_a_ticket_once_and_never_a_token(guests):
+    host = guests()
+    status, view, _ = api(host, "POST", "/api/races", json=WISH)
+    assert status == 201
+    url = f"{host.base_url.replace('http://', 'ws://')}/ws/races/{view['race_id']}"
+    assert refused(f"{url}?token={host.token}") == ("token_in_url", 4401)  # a URL ends up in logs
+    assert refused(url) == ("unauthorized", 4401)
+    assert refused(f"{url}?ticket=made-up") == ("bad_ticket", 4401)
+    ticket = host.ticket()
+    with connect(f"{url}?ticket={ticket}") as first:
+        assert json.loads(first.recv(timeout=10))["role"] == "racer"
+        assert refused(f"{url}?ticket={ticket}") == ("bad_ticket", 4401)  # one use: a copied ticket is dead
+    assert api(host, "POST", f"/api/races/{view['race_id']}/leave")[0] == 200

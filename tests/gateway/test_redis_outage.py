@@ -44,9 +44,10 @@ def test_move_during_an_outage_is_retried_once(tmp_path):
         server.stop()
 
 
-def test_while_redis_is_away_http_gets_503_and_a_new_socket_is_told_and_kept(tmp_path):
-    """The first snapshot too: a socket opened while Redis is away gets `unavailable` instead of a 4500 close,
-    stays open, and a c2s.sync after Redis is back brings the snapshot; HTTP gets 503 with Retry-After."""
+def test_while_redis_is_away_http_gets_503_and_sockets_are_told_and_kept(tmp_path):
+    """An open socket's sync while Redis is away gets `unavailable` (never a 4500 close), stays open, and a
+    c2s.sync after Redis is back brings the snapshot; a new socket is told and may come back; HTTP gets 503
+    with Retry-After."""
     server = EmbeddedRedis(tmp_path / "redis").start()
     port = server.port
     gateway = ServerThread(gateway_settings(server.url, tmp_path / "gw", redis_pool_timeout=0.5)).start()
@@ -56,13 +57,20 @@ def test_while_redis_is_away_http_gets_503_and_a_new_socket_is_told_and_kept(tmp
             player = Client.guest(gateway.url, http, Audit(audit_redis))
             game_id = player.create("wish", {"mode": "open"}, 13)["id"]
             watcher = Client.guest(gateway.url, http, Audit(audit_redis))
+            sock = watcher.open(game_id)  # open before the outage
+            assert sock.recv(timeout=30)["type"] == "s2c.snapshot"
+            late_ticket = watcher.ticket()
             server.stop()
             response = http.get(f"/api/games/{game_id}", headers=player.headers)
             assert response.status_code == 503 and response.headers["retry-after"] == "1"
             assert response.json()["code"] == "unavailable" and set(response.json()) == {"code", "message"}
-            sock = watcher.open(game_id)
-            first = sock.recv(timeout=30)
-            assert first["type"] == "s2c.error" and first["code"] == "unavailable"
+            # A new socket's ticket cannot be checked while Redis is away: told so, closed "try again later".
+            late = watcher.open(game_id, ticket=late_ticket)
+            refused = late.recv(timeout=30)
+            assert refused["type"] == "s2c.error" and refused["code"] == "unavailable"
+            sock.send({"type": "c2s.sync", "version": 0})
+            answer = sock.recv(timeout=30)
+            assert answer["type"] == "s2c.error" and answer["code"] == "unavailable"  # the open socket is told...
             sock.send({"type": "c2s.ping"})
             assert sock.recv(timeout=30) == {"type": "s2c.pong"}  # still open
             server = EmbeddedRedis(tmp_path / "redis", port=port).start()
@@ -95,9 +103,10 @@ def test_arena_play_opening_while_redis_is_away_asks_again_until_it_has_the_snap
         with httpx.Client(base_url=gateway.url, timeout=30) as http:
             player = Client.guest(gateway.url, http, Audit(audit_redis))
             game_id = player.create("wish", {"mode": "open"}, 14)["id"]
+            ticket = player.ticket()  # fetched before the outage: the socket itself opens during it
         server.stop()
-        url = f"{gateway.url.replace('http://', 'ws://')}/ws/games/{game_id}?token={player.token}"
-        link = GameLink(url, absorbed.append, lambda: -1, said.append, reconnect_seconds=5)
+        url = f"{gateway.url.replace('http://', 'ws://')}/ws/games/{game_id}?ticket={ticket}"
+        link = GameLink(lambda: url, game_id, absorbed.append, lambda: -1, said.append, reconnect_seconds=5)
 
         async def open_through_the_outage():
             nonlocal server

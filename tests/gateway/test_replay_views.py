@@ -31,7 +31,7 @@ def as_json(value) -> object:
 
 def play(client: Client, game_id: str, moves: list[dict]) -> None:
     sock = client.open(game_id)
-    version = sock.recv()["version"]
+    version = sock.recv()["snapshot"]["version"]
     for move in moves:
         assert sock.move(version, move)["type"] == "s2c.accepted", move
         version += 1

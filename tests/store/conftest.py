@@ -9,12 +9,15 @@ import pytest
 
 from services.redis.client import open_redis
 from services.store import EventStore
+from services.store.replication import ReplicaAck
 
 BACKENDS = {
     "embedded": "embedded_redis",  # always
     "container": "container_redis",  # skips without a Docker engine
     "cluster": "redis_cluster",  # 3 local masters
+    "replicated": "replicated_redis",  # a master and a replica; every append waits for the replica (WAIT)
 }
+REPLICA_ACK = ReplicaAck(1, 5_000)
 FIXED_TS_MS = 1_700_000_000_123
 
 
@@ -30,5 +33,6 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     """An EventStore (with a fixed clock) on one backend, plus its raw client for inspection."""
     server = request.getfixturevalue(BACKENDS[request.param])
     client = await open_redis(server.url)
-    yield Backend(request.param, client, EventStore(client, clock=lambda: FIXED_TS_MS))
+    ack = REPLICA_ACK if request.param == "replicated" else None
+    yield Backend(request.param, client, EventStore(client, clock=lambda: FIXED_TS_MS, replica_ack=ack))
     await client.aclose()

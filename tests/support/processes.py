@@ -1,5 +1,6 @@
 """Real processes for the crash tests: `arena serve` killed with SIGKILL, and a look into /proc for every
-redis-server left running on a folder (read straight from /proc, not through the code under test)."""
+server (valkey-server or redis-server) left running on a folder (read straight from /proc, not through the
+code under test)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 SERVE_START_TIMEOUT_S = 40.0
-SERVING = re.compile(r"serving at (http://[\d.]+:\d+)/ .*redis: embedded (redis://[\d.]+:\d+/0)")
+SERVER_NAMES = ("valkey-server", "redis-server")  # the embedded default, and any Redis named instead
+SERVING = re.compile(r"serving at (http://[\d.]+:\d+)/ .*redis: (?:embedded )?(redis://[\d.]+:\d+/0)")
 
 
 def redis_servers_on(folder: Path) -> list[int]:
-    """Pids of the running redis-server processes whose working folder or arguments name `folder`."""
+    """Pids of the running server processes (valkey-server, redis-server) whose working folder or arguments name `folder`."""
     folder_text = str(Path(folder).resolve())
     found = []
     for entry in Path("/proc").iterdir():
@@ -30,7 +32,7 @@ def redis_servers_on(folder: Path) -> list[int]:
             cwd = os.readlink(entry / "cwd")
         except OSError:
             continue  # gone meanwhile, or a zombie (no cwd): not running
-        if state == "Z" or "redis-server" not in names:
+        if state == "Z" or not any(name in names for name in SERVER_NAMES):
             continue
         if cwd == folder_text or cwd.startswith(folder_text + "/") or folder_text in args:
             found.append(int(entry.name))
@@ -50,18 +52,21 @@ def wait_until(condition: Callable[[], object], timeout: float = 15.0, what: str
 
 
 def serve_environment(data_dir: Path, **extra: str) -> dict[str, str]:
-    """`arena serve` on the embedded Redis in `data_dir`: no REDIS_URL, the secret kept in the folder."""
-    env = {**os.environ, "ARENA_DATA_DIR": str(data_dir), "ARENA_RATE_PER_SECOND": "1000", **extra}
+    """`arena serve` on the embedded Redis in `data_dir` (no REDIS_URL, the secret kept in the folder), unless
+    `extra` names them."""
+    env = {**os.environ, "ARENA_DATA_DIR": str(data_dir), "ARENA_RATE_PER_SECOND": "1000"}
     for name in ("REDIS_URL", "ARENA_SECRET"):
         env.pop(name, None)
-    return env
+    return {**env, **extra}
 
 
 class ServeProcess:
     """`arena serve --port 0` on its own data folder; output goes to a log file (a pipe nobody reads
     would fill and block the server)."""
 
-    def __init__(self, data_dir: Path, log_name: str = "serve.log") -> None:
+    def __init__(self, data_dir: Path, log_name: str = "serve.log", **env: str) -> None:
+        """`env`: more variables (REDIS_URL=... for a shared Redis instead of the embedded one)."""
+        self.env = env
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = self.data_dir.parent / f"{self.data_dir.name}-{log_name}"
@@ -74,7 +79,7 @@ class ServeProcess:
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "cli.main", "serve", "--port", "0"],
-                env=serve_environment(self.data_dir), stdout=log, stderr=subprocess.STDOUT,
+                env=serve_environment(self.data_dir, **self.env), stdout=log, stderr=subprocess.STDOUT,
             )
         finally:
             log.close()
