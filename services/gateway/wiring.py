@@ -47,7 +47,7 @@ class ProcessServices:
         queue = self.validators.queue
         self.races = RaceService(
             RaceStore(client, clock=store.clock, replica_ack=replica_ack), self.games, countdown_ms=settings.race_countdown_ms,
-            deals=DealPool(client, size=settings.race_deal_pool), ratings=Ratings(client),
+            deals=DealPool(client, size=settings.race_deal_pool, in_worker=True), ratings=Ratings(client),
             verdicts=verdict_lookup(queue),
         )
         self.games.results = AllResults(self.validators.submitter, self.tournaments, self.races, self.retention)

@@ -2,8 +2,10 @@
 
 Proving a deal winnable takes the solver from milliseconds (The Wish) to a minute (four-suit Spider,
 where most random deals are not proven within the budget). A new race takes a deal from the pool
-(LPOP: each deal goes to one race only) and the pool is topped up in a thread behind it, so a race is
-created at once whenever the pool has a deal; an empty pool makes the request wait for the solver.
+(LPOP: each deal goes to one race only) and the pool is topped up behind it, so a race is created at
+once whenever the pool has a deal; an empty pool makes the request wait for the solver. A serving
+process runs the solver in a worker process (`in_worker`), as the dailies do: in a thread it would hold
+the server's GIL, and every socket of the process would wait while it searches.
 The pool's deals are as secret as a race's: server-side only, never listed.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import msgspec
@@ -25,13 +28,26 @@ POOL_SIZE = 2
 log = logging.getLogger("arena.races")
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(ChosenDeal)
+_WORKER: ProcessPoolExecutor | None = None
+
+
+def _solver_process() -> ProcessPoolExecutor:
+    global _WORKER
+    if _WORKER is None:
+        _WORKER = ProcessPoolExecutor(max_workers=1)
+    return _WORKER
 
 
 class DealPool:
     def __init__(self, redis: Any, choose: Callable[[str, dict], ChosenDeal | RaceError] = choose_deal,
-                 size: int = POOL_SIZE) -> None:
-        self.redis, self.choose, self.size = redis, choose, size
+                 size: int = POOL_SIZE, in_worker: bool = False) -> None:
+        self.redis, self.choose, self.size, self.in_worker = redis, choose, size, in_worker
         self._filling: dict[str, asyncio.Task] = {}
+
+    async def _choose(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:
+        if self.in_worker:  # `choose` must then be a module-level function (it is pickled to the worker)
+            return await asyncio.get_running_loop().run_in_executor(_solver_process(), self.choose, game, variant)
+        return await asyncio.to_thread(self.choose, game, variant)
 
     async def take(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:
         board = board_of(game, variant)
@@ -39,7 +55,7 @@ class DealPool:
         self.top_up(game, variant)
         if raw is not None:
             return _decoder.decode(raw)
-        return await asyncio.to_thread(self.choose, game, variant)
+        return await self._choose(game, variant)
 
     def top_up(self, game: str, variant: dict[str, Any]) -> None:
         board = board_of(game, variant)
@@ -49,7 +65,7 @@ class DealPool:
         async def fill() -> None:
             try:
                 while await self.redis.llen(race_deals_key(board)) < self.size:
-                    chosen = await asyncio.to_thread(self.choose, game, variant)
+                    chosen = await self._choose(game, variant)
                     if isinstance(chosen, RaceError):
                         return
                     await self.redis.rpush(race_deals_key(board), _encoder.encode(chosen))
