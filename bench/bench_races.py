@@ -53,6 +53,7 @@ class Run:
         self.seen: list[tuple[tuple[str, str, int], float]] = []  # every progress frame a spectator got
         self.frames: dict[tuple[str, str, int], bytes] = {}  # the frame itself, once, for the baseline
         self.started: dict[str, asyncio.Future] = {}
+        self.accepted: list[float] = []  # move sent -> its s2c.accepted (the store's share of the push)
 
     async def guest(self) -> str:
         return (await self.http_a.post("/api/players/guest")).raise_for_status().json()["token"]
@@ -114,7 +115,9 @@ class Run:
                                             "move": random.choice(moves)}))
                 while True:
                     frame = json.loads(await sock.recv())
-                    if frame["type"] == "s2c.update":
+                    if frame["type"] == "s2c.accepted":
+                        self.accepted.append(time.perf_counter() - sent)
+                    elif frame["type"] == "s2c.update":
                         snapshot = frame["snapshot"]  # the version the move made (a move may log several events)
                         self.sent[(race_id, player, snapshot["version"])] = sent
                         made += 1
@@ -201,7 +204,8 @@ async def measure(races: int, racers: int, spectators: int, interval: float, fol
     expected = moves * spectators
     print(f"   {moves} moves in {played:.1f} s ({moves / played:.0f}/s); progress frames at spectators "
           f"{len(pushes)} of {expected} expected")
-    rows = [("race progress: move sent -> spectator on B", pushes), ("bare fan-out of the same frames", bare)]
+    rows = [("race progress: move sent -> spectator on B", pushes),
+            ("  of which: move sent -> s2c.accepted on A", run.accepted), ("bare fan-out of the same frames", bare)]
     print(f"   {'path':44} {'n':>7} {'p50 ms':>8} {'p99 ms':>8}")
     for name, values in rows:
         print(f"   {name:44} {len(values):7} {percentile(values, .5) * 1e3:8.2f} {percentile(values, .99) * 1e3:8.2f}")
