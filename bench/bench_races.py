@@ -25,6 +25,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import httpx
+import psutil
 from websockets.asyncio.client import connect
 
 from bench.bench_overload import ServeProcess
@@ -55,20 +56,28 @@ class Run:
         self.started: dict[str, asyncio.Future] = {}
         self.accepted: list[float] = []  # move sent -> its s2c.accepted (the store's share of the push)
 
+    async def post(self, http: httpx.AsyncClient, path: str, **kwargs) -> dict:
+        """A POST, sent once more if a kept-alive connection was closed under it (every one here may be)."""
+        for attempt in range(3):
+            try:
+                return (await http.post(path, **kwargs)).raise_for_status().json()
+            except (httpx.ReadError, httpx.RemoteProtocolError):
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
     async def guest(self) -> str:
-        return (await self.http_a.post("/api/players/guest")).raise_for_status().json()["token"]
+        return (await self.post(self.http_a, "/api/players/guest"))["token"]
 
     async def ticket(self, http: httpx.AsyncClient, token: str) -> str:
-        answer = await http.post("/api/tickets", headers={"Authorization": f"Bearer {token}"})
-        return answer.raise_for_status().json()["ticket"]
+        return (await self.post(http, "/api/tickets", headers={"Authorization": f"Bearer {token}"}))["ticket"]
 
     async def make_race(self, racers: int) -> tuple[str, list[str]]:
         tokens = [await self.guest() for _ in range(racers)]
         auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
-        made = await self.http_a.post("/api/races", json={**WISH, "seats": racers}, headers=auth[0])
-        race = made.raise_for_status().json()
+        race = await self.post(self.http_a, "/api/races", json={**WISH, "seats": racers}, headers=auth[0])
         for headers in auth[1:]:
-            (await self.http_a.post(f"/api/races/join/{race['code']}", headers=headers)).raise_for_status()
+            await self.post(self.http_a, f"/api/races/join/{race['code']}", headers=headers)
         self.started[race["race_id"]] = asyncio.get_running_loop().create_future()
         return race["race_id"], tokens
 
@@ -92,8 +101,7 @@ class Run:
 
     async def race_and_play(self, race_id: str, tokens: list[str], interval: float) -> int:
         for token in tokens:
-            ready = await self.http_a.post(f"/api/races/{race_id}/ready", headers={"Authorization": f"Bearer {token}"})
-            ready.raise_for_status()
+            await self.post(self.http_a, f"/api/races/{race_id}/ready", headers={"Authorization": f"Bearer {token}"})
         view = await asyncio.wait_for(self.started[race_id], 60)
         games = {r["player"]: r["game_id"] for r in view["racers"]}
         players = [json.loads(_payload(t))["sub"] for t in tokens]
@@ -131,6 +139,11 @@ def _payload(token: str) -> str:
 
     part = token.split(".")[1]
     return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode()
+
+
+def _cpu(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
 
 
 class _Sink:
@@ -189,14 +202,22 @@ async def measure(races: int, racers: int, spectators: int, interval: float, fol
                 await asyncio.sleep(0.1)
             print(f"   set up {races} races x {racers} racers, {len(opened)} spectators on B in "
                   f"{time.perf_counter() - setup:.1f} s", flush=True)
+            processes = {"A": psutil.Process(a.process.pid), "B": psutil.Process(b.process.pid),
+                         "Redis": psutil.Process(redis.process.pid), "bench": psutil.Process()}
+            cpu_before = {name: _cpu(p) for name, p in processes.items()}
             playing = time.perf_counter()
             moves = sum(await asyncio.gather(*(run.race_and_play(r, t, interval) for r, t in made)))
             played = time.perf_counter() - playing
+            cpu = {name: (_cpu(p) - cpu_before[name]) / played for name, p in processes.items()}
             await asyncio.sleep(1.0)
             stop.set()
             await asyncio.gather(*watching, return_exceptions=True)
         pushes = [arrived - run.sent[key] for key, arrived in run.seen if key in run.sent]
         bare = await bare_fanout(redis.url, run, spectators)
+    except BaseException:
+        for name, server in (("A", a), ("B", b)):
+            print(f"   server {name} said, last:\n{server.output[-3000:]}")
+        raise
     finally:
         a.stop()
         b.stop()
@@ -204,6 +225,8 @@ async def measure(races: int, racers: int, spectators: int, interval: float, fol
     expected = moves * spectators
     print(f"   {moves} moves in {played:.1f} s ({moves / played:.0f}/s); progress frames at spectators "
           f"{len(pushes)} of {expected} expected")
+    print("   CPU while playing (cores): " + ", ".join(f"{name} {used:.2f}" for name, used in cpu.items())
+          + f" (of {psutil.cpu_count()} on the machine, shared with whatever else runs there)")
     rows = [("race progress: move sent -> spectator on B", pushes),
             ("  of which: move sent -> s2c.accepted on A", run.accepted), ("bare fan-out of the same frames", bare)]
     print(f"   {'path':44} {'n':>7} {'p50 ms':>8} {'p99 ms':>8}")
