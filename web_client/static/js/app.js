@@ -108,7 +108,9 @@ async function showStartPage(current) {
     event.preventDefault();
     const seedText = form.elements.seed.value.trim();
     try {
-      await startGame(chosen().id, readVariant(form, chosen()), seedText === "" ? null : Number(seedText));
+      // Digits go as they were typed (a BigInt): a 64-bit deal number is more than a JS number holds exactly.
+      const seed = seedText === "" ? null : /^\d+$/.test(seedText) ? BigInt(seedText) : Number(seedText);
+      await startGame(chosen().id, readVariant(form, chosen()), seed);
     } catch (error) {
       toast(error instanceof ApiError ? error.message : String(error), "error");
     }
