@@ -1,23 +1,20 @@
-// Routing by location hash: "#/" the start page, "#/play/<game id>" the play page.
+// Routing by location hash: "#/" the start page (a new casual or practice game, my games),
+// "#/play/<game id>" the play page.
 
+import { confirmAbandon } from "./abandon.js";
+import { mountAccount } from "./account.js";
 import { ApiError, createGame, identity, myGames } from "./api.js";
 import { installCardSprite } from "./cards.js";
-import { defaultPreset, gameInfo, loadCatalog } from "./games.js";
+import { defaultPreset, gameInfo, loadCatalog, presetTitle } from "./games.js";
 import { escapeHtml } from "./html.js";
+import { sentence, toast } from "./notice.js";
 import { openPlayPage } from "./play.js";
 import { formatTime } from "./render.js";
 
 const app = document.getElementById("app");
 let leavePage = () => {};
 
-export function toast(text, kind = "info") {
-  const el = document.getElementById("toast");
-  el.textContent = text;
-  el.dataset.kind = kind;
-  el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
-}
+export { toast };
 
 export function setConnection(status) {
   const el = document.getElementById("connection");
@@ -27,8 +24,10 @@ export function setConnection(status) {
   el.querySelector(".text").textContent = text;
 }
 
-/** Start a new game and open it; keeps the chosen variant without null ("default") fields. */
+/** Start a new game and open it; keeps the chosen variant without null ("default") fields. A new game
+ * resigns an unfinished casual or practice one: the player is asked first, and may stay with it. */
 export async function startGame(gameId, variant, seed = null) {
+  if (!(await confirmAbandon(`a new game of ${gameInfo(gameId).title}`))) return;
   const clean = Object.fromEntries(Object.entries(variant ?? {}).filter(([, v]) => v !== null));
   const summary = await createGame(gameId, clean, seed);
   location.hash = `#/play/${summary.id}`;
@@ -57,10 +56,11 @@ function summaryItem(summary) {
   const status = { in_progress: "in play", won: "won", lost: "lost", abandoned: "resigned" }[summary.status]
     ?? summary.status;
   const time = summary.elapsed_ms == null ? "" : ` · ${formatTime(summary.elapsed_ms)}`;
-  const variant = escapeHtml(Object.entries(summary.variant ?? {}).map(([k, v]) => `${k} ${v}`).join(", "));
+  const variant = escapeHtml(presetTitle(summary.game, summary.variant));
+  const kind = summary.kind && summary.kind !== "casual" ? `<span class="badge kind">${escapeHtml(summary.kind)}</span>` : "";
   return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${escapeHtml(summary.id)}">
     <strong>${escapeHtml(gameInfo(summary.game).title)}</strong> <span class="variant">${variant}</span>
-    <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>
+    <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>${kind}
     <span class="meta">${escapeHtml(summary.moves)} moves${time} · ${when}</span></a></li>`;
 }
 
@@ -112,7 +112,7 @@ async function showStartPage(current) {
       const seed = seedText === "" ? null : /^\d+$/.test(seedText) ? BigInt(seedText) : Number(seedText);
       await startGame(chosen().id, readVariant(form, chosen()), seed);
     } catch (error) {
-      toast(error instanceof ApiError ? error.message : String(error), "error");
+      toast(error instanceof ApiError ? sentence(error.message) : String(error), "error");
     }
   });
   try {
@@ -151,4 +151,6 @@ async function route() {
 
 installCardSprite();
 window.addEventListener("hashchange", route);
+// After a sign-up, sign-in or sign-out the page is drawn again for the player it now is.
+mountAccount({ onChange: () => route() });
 route();
