@@ -10,12 +10,18 @@ from web_client import STATIC_DIR
 IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["'](\./[^"']+)["']""", re.M | re.S)
 
 
-def test_index_references_exist():
-    html = (STATIC_DIR / "index.html").read_text()
-    refs = re.findall(r"""(?:src|href)="([^"#:]+)\"""", html)
-    assert "js/app.js" in refs and "css/arena.css" in refs
-    for ref in refs:
-        assert (STATIC_DIR / ref).is_file(), f"index.html names {ref}, which does not exist"
+PAGES = {"index.html": "js/app.js", "leaderboard.html": "js/leaderboard.js", "stats.html": "js/stats.js"}
+
+
+def test_every_page_references_exist():
+    assert {page.name for page in STATIC_DIR.glob("*.html")} == set(PAGES)
+    for page, script in PAGES.items():
+        html = (STATIC_DIR / page).read_text()
+        refs = re.findall(r"""(?:src|href)="([^"#:]+)\"""", html)
+        assert script in refs and "css/arena.css" in refs, page
+        for ref in refs:
+            ref = ref.split("?")[0]
+            assert ref in ("./", "") or (STATIC_DIR / ref).is_file(), f"{page} names {ref}, which does not exist"
 
 
 def test_every_relative_import_resolves():
@@ -43,7 +49,7 @@ def test_no_client_file_names_a_game():
     from engine.cards import RANK_NAMES
 
     card_words = {name.lower() for name in RANK_NAMES.values()}
-    sources = [*(STATIC_DIR / "js").glob("*.js"), STATIC_DIR / "index.html"]
+    sources = [*(STATIC_DIR / "js").glob("*.js"), *STATIC_DIR.glob("*.html")]
     for entry in engine.catalog().games:
         for source in sources:
             text = source.read_text()

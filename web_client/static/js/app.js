@@ -1,10 +1,11 @@
-// Routing by location hash: "#/" the start page (a new casual or practice game, my games),
-// "#/play/<game id>" the play page.
+// Routing by location hash: "#/" the start page (the daily hub, a new casual or practice game, my
+// games), "#/play/<game id>" the play page. The leaderboard and statistics are pages of their own.
 
 import { confirmAbandon } from "./abandon.js";
 import { mountAccount } from "./account.js";
 import { ApiError, createGame, identity, myGames } from "./api.js";
 import { installCardSprite } from "./cards.js";
+import { mountDailyHub } from "./daily.js";
 import { defaultPreset, gameInfo, loadCatalog, presetTitle } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { sentence, toast } from "./notice.js";
@@ -78,9 +79,10 @@ async function showStartPage(current) {
   }
   if (!current()) return () => {}; // the player went elsewhere while the game list loaded
   app.innerHTML = `
+    <section id="daily" class="daily" aria-labelledby="daily-title"><p class="hint">Loading today's challenges…</p></section>
     <section class="start">
       <form id="new-game" class="panel">
-        <h1>New game</h1>
+        <h2>New game</h2>
         <fieldset class="game-choice"><legend>Game</legend>
           ${games.map((game, i) => `
             <label class="game-option">
@@ -115,6 +117,7 @@ async function showStartPage(current) {
       toast(error instanceof ApiError ? sentence(error.message) : String(error), "error");
     }
   });
+  const hub = mountDailyHub(app.querySelector("#daily"));
   try {
     await identity();
     const mine = await myGames();
@@ -123,7 +126,7 @@ async function showStartPage(current) {
   } catch (error) {
     toast(`Could not load your games: ${error.message}`, "error");
   }
-  return () => {};
+  return hub.leave;
 }
 
 let routeCount = 0;
