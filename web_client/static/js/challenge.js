@@ -36,7 +36,7 @@ export const countdownText = (ms) => formatTime(Math.max(0, ms));
 
 export function hoursHtml(info, now) {
   const [label, until] = hoursOf(info);
-  const count = until === null ? "" : ` <strong class="countdown" data-countdown="${until}"
+  const count = until === null ? "" : ` <strong class="countdown" data-countdown="${escapeHtml(until)}"
     data-running="${until > now ? "yes" : "no"}">${countdownText(until - now)}</strong>`;
   return `<p class="daily-time" data-hours="${escapeHtml(info.status)}">${escapeHtml(label)}${count}</p>`;
 }
@@ -103,12 +103,13 @@ export function resultText(result, moves, timeMs) {
 
 /**
  * My part, as words: `status` is the board's (playing, pending, verified, rejected, lost, abandoned,
- * guest_playing, guest_done), `game` my attempt's summary when known, `wins` the verified wins.
+ * guest_playing, guest_done), `game` my attempt's summary when known, `wins` the verified wins,
+ * `open` whether the challenge can still be played.
  */
-export function mineText(status, rank, game, wins) {
+export function mineText(status, rank, game, wins, open = true) {
   const result = game ? resultText(game.status === "in_progress" ? null : game.status, game.moves, game.elapsed_ms) : "";
   switch (status) {
-    case null: case undefined: return "Not played yet";
+    case null: case undefined: return open ? "Not played yet" : "Not played";
     case "playing": return `In play: ${result}`;
     case "guest_playing": return `In play as a guest (unranked): ${result}`;
     case "guest_done": return `${result || "Played"} · unranked (guest)`;

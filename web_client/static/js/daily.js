@@ -36,10 +36,11 @@ function cardHead(info) {
     <span class="preset">${escapeHtml(challengePreset(info))}</span></header>`;
 }
 
-function mineHtml({ mine, counts: c }, game) {
+function mineHtml({ challenge: info, mine, counts: c }, game) {
   const status = mine?.status ?? null;
+  const open = info.status === "open" || info.status === "scheduled";
   return `<p class="daily-mine" data-mine="${escapeHtml(status ?? "none")}"><span class="label">You:</span>
-    <span class="text">${escapeHtml(mineText(status, mine?.rank, game, c.wins))}</span></p>`;
+    <span class="text">${escapeHtml(mineText(status, mine?.rank, game, c.wins, open))}</span></p>`;
 }
 
 function todayCard(card, game, now) {

@@ -42,7 +42,7 @@ function standingHtml(board, me) {
   const status = mine?.status ?? null;
   const game = mine?.entry ? { status: mine.entry.result, moves: mine.entry.moves, elapsed_ms: mine.entry.time_ms } : null;
   const text = status === "pending" ? `${resultText("won", mine.entry.moves, mine.entry.time_ms)} · checking`
-    : mineText(status, mine?.rank, game, board.counts.wins);
+    : mineText(status, mine?.rank, game, board.counts.wins, ["open", "scheduled"].includes(board.challenge.status));
   return `<p class="standing" data-mine="${escapeHtml(status ?? "none")}" data-rank="${escapeHtml(mine?.rank ?? "")}">
     <span class="label">You</span> ${escapeHtml(text)}</p>`;
 }
