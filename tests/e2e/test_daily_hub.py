@@ -8,11 +8,8 @@ The test knows the deal's seed only from the server's own Redis (the game log's 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import re
-import time
-import urllib.request
 from urllib.parse import quote
 
 import msgspec
@@ -22,7 +19,10 @@ import engine
 from engine.solver import solve
 
 from .board import Board
-from .conftest import save_screenshot
+from .daily import (
+    Clock, account_form, challenge_of, form_error, get_json, screenshots, seed_from_log, stored_identity,
+    submit_account, unique_name, wait_for,
+)
 from .server import ArenaServer
 
 pytestmark = pytest.mark.browser
@@ -32,19 +32,6 @@ OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).ti
 HOUR = 3600 * 1000
 KEY = f"{DAY.isoformat()}/wish/mode=standard"
 PASSWORD = "correct horse battery"
-SIZES = {"1280": (1280, 800), "360": (360, 740)}
-
-
-class Clock:
-    """The file every process of the server reads "now" from (ARENA_TEST_CLOCK_FILE)."""
-
-    def __init__(self, path) -> None:
-        self.path = path
-
-    def set(self, ms: int) -> None:
-        draft = self.path.with_suffix(".draft")
-        draft.write_text(str(ms))
-        draft.replace(self.path)  # whole, at once: the server never reads half a number
 
 
 @pytest.fixture(scope="module")
@@ -72,76 +59,6 @@ def daily_page(browser, daily_arena, console_errors):
     yield page
     context.close()
     assert console_errors.unexpected() == [], "the page logged errors"
-
-
-def get_json(url: str, path: str) -> dict:
-    with urllib.request.urlopen(f"{url}{path}", timeout=10) as response:
-        return json.loads(response.read())
-
-
-def wait_for(check, what: str, seconds: float = 90):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def challenge_of(day: dict, key: str) -> dict | None:
-    return next((c["challenge"] for c in day["challenges"] if c["challenge"]["challenge"] == key), None)
-
-
-def seed_from_log(redis_url: str, game_id: str) -> int:
-    """The deal's seed as the server stored it in the game log's creation entry (no response shows it)."""
-    import redis
-
-    from services.games.record import read_log
-    from services.store.envelope import ENTRY_FIELD, decode_event
-    from services.store.keys import log_key
-
-    client = redis.Redis.from_url(redis_url)
-    try:
-        entries = [decode_event(fields[ENTRY_FIELD]) for _, fields in client.xrange(log_key(game_id))]
-    finally:
-        client.close()
-    return read_log(entries).created.seed
-
-
-def screenshots(page, name: str) -> None:
-    page.evaluate("document.getElementById('toast').hidden = true")  # a passing notice would cover the page
-    for size, (width, height) in SIZES.items():
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(100)  # let the layout settle at the new width before the picture
-        save_screenshot(page, f"{name}-{size}")
-    page.set_viewport_size({"width": 1280, "height": 800})
-
-
-def account_form(page, mode: str):
-    page.click(f"#account [data-account-open={mode}]")
-    dialog = page.locator("#account-dialog[open]")
-    dialog.wait_for()
-    return dialog
-
-
-def submit_account(dialog, name: str, password: str) -> None:
-    dialog.locator("input[name=name]").fill(name)
-    dialog.locator("input[name=password]").fill(password)
-    dialog.locator("[data-account-submit]").click()
-
-
-def form_error(page, dialog, code: str) -> str:
-    page.wait_for_function(f"document.querySelector('#account-dialog form').dataset.errorCode === '{code}'")
-    return dialog.locator(".form-error").inner_text()
-
-
-def stored_identity(page) -> dict:
-    return page.evaluate("JSON.parse(localStorage.getItem('arena.guest'))")
-
-
-def unique_name(prefix: str) -> str:
-    return f"{prefix}{time.time_ns() % 10**9}"
 
 
 def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, daily_arena, console_errors):
