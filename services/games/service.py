@@ -50,6 +50,7 @@ from .model import (  # noqa: F401  (re-exported: the service's public shapes)
 )
 from ..store import EventStore, VersionConflict
 from .. import metrics
+from ..faults import BEFORE_SUBMISSION, crash_point
 
 class ResultsHook(Protocol):
     """Who hears that a game opened and how it ended (the validator's submitter, the tournaments)."""
@@ -283,6 +284,7 @@ class GameService:
             fields["finished_at_ms"] = live.finished_at_ms
         await self.redis.hset(meta_key(live.game_id), mapping=fields)
         if self.is_over(live):
+            crash_point(BEFORE_SUBMISSION)
             metrics.game_ended(live.created, live.state.status)
             elapsed = self._elapsed(live) or 0
             await self.results.ended(live.created, live.game_id, live.state.status, live.state.moves, elapsed, ts_ms)

@@ -163,6 +163,11 @@ class Fanout:
             if not confirmed.done():
                 confirmed.set_exception(exc)
 
+    def pending(self) -> tuple[int, int]:
+        """The fan-out's backlog: updates queued for other processes, and updates waiting in this
+        process's socket outboxes (a slow socket's, dropped past its limit). Read by /metrics."""
+        return len(self._queue), self.local.waiting()
+
     # Publishing -------------------------------------------------------------------------------
 
     def tagged(self, data: bytes) -> bytes:

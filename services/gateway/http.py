@@ -16,7 +16,6 @@ from engine import RuleError
 
 from ..games.service import GameService, GameSummary
 from .bodies import decode_body
-from ..logging import bind_ids
 from ..metrics import redis_error
 from .errors import ApiError, ErrorBody
 from .limits import rate_limited

@@ -23,6 +23,10 @@ class LocalSockets:
             if not sinks:
                 del self._by_channel[channel]  # no entry per game ever watched: memory stays with the sockets
 
+    def waiting(self) -> int:
+        """Updates queued in the sockets' outboxes, not yet sent."""
+        return sum(len(getattr(sink, "outbox", None) or ()) for sinks in self._by_channel.values() for sink in sinks)
+
     def watching(self, channel: str) -> bool:
         return channel in self._by_channel
 

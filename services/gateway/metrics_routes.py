@@ -14,7 +14,7 @@ from litestar.enums import ScopeType
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from ..metrics.exposition import read_redis_figures, render, sample_fanout
-from .fanout import BatchingPubSubBackend
+from .fanout import Fanout
 
 METRICS_PATH = "/metrics"
 
@@ -28,7 +28,7 @@ def http_metrics() -> PrometheusConfig:
 
 
 @get(METRICS_PATH, include_in_schema=False)
-async def metrics(state: State, fanout: NamedDependency[BatchingPubSubBackend]) -> Response[bytes]:
+async def metrics(state: State, fanout: NamedDependency[Fanout]) -> Response[bytes]:
     await read_redis_figures(state.redis)
     sample_fanout(fanout)
     return Response(render(), media_type=CONTENT_TYPE_LATEST)

@@ -51,10 +51,8 @@ async def read_redis_figures(redis: Any) -> None:
 def sample_fanout(fanout: Any) -> None:
     """Updates not sent yet: queued for Redis pub/sub, and waiting in slow sockets' queues. Read from the
     fan-out's own structures, whatever they hold at scrape time (nothing is counted on the move path)."""
-    FANOUT_PENDING.labels("publish").set(len(getattr(fanout, "_queue", ())))
-    local = getattr(fanout, "local", None)
-    by_channel = getattr(local, "_by_channel", {})
-    waiting = sum(len(getattr(sink, "outbox", None) or ()) for sinks in by_channel.values() for sink in sinks)
+    publishing, waiting = fanout.pending()
+    FANOUT_PENDING.labels("publish").set(publishing)
     FANOUT_PENDING.labels("socket").set(waiting)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import msgspec
 import pytest
 
@@ -152,3 +154,19 @@ async def test_a_daily_must_be_dealt_from_its_challenges_seed(stack, clock):
     queue.seeds = challenge_seed
     verdict = await _verdict_on(stack, entries, "a_daily", summary.moves, summary.elapsed_ms, clock)
     assert verdict.reason == "wrong_seed"
+
+
+async def test_a_submission_that_keeps_failing_goes_to_the_dead_letters_with_its_reason(stack, clock, private_redis_client):
+    from services.store.keys import dead_letters_key
+
+    service, queue, worker = stack
+    before = await private_redis_client.xlen(dead_letters_key())
+    await queue.submit(Submission("{not a game id}", "g_x", 1, 1, clock.now))  # its check raises every time
+    for _ in range(queue.max_attempts):
+        await worker.run_once(block=False)
+        worker.claim_idle_ms = 1  # the next round claims it again at once, as another worker would
+        await asyncio.sleep(0.005)
+    dead = await private_redis_client.xrange(dead_letters_key())
+    assert len(dead) == before + 1 and b"ValueError" in dead[-1][1][b"reason"]
+    await drain(worker)
+    assert await queue.verdict_of("{not a game id}") is None  # no verdict on what could not be read
