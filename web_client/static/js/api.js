@@ -1,5 +1,5 @@
 // HTTP: the guest identity (kept in localStorage, refreshed once half its lifetime has passed),
-// creating games, listing mine, and the one-use tickets a game socket connects with.
+// creating games, listing mine, hints, and the one-use tickets a game socket connects with.
 
 const IDENTITY_KEY = "arena.guest";
 
@@ -90,6 +90,8 @@ async function request(method, path, body, retried = false) {
 export const createGame = (game, variant, seed = null) => request("POST", "/api/games", { game, variant, seed });
 export const myGames = () => request("GET", "/api/games");
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
+/** A hint for the position at `version` (practice games only; the game is then marked assisted). */
+export const askHint = (id, version) => request("POST", `/api/games/${encodeURIComponent(id)}/hint`, { version });
 
 /** The game socket's address with a fresh one-use ticket: the token itself never goes in a URL. */
 export async function socketUrl(gameId) {
