@@ -11,12 +11,15 @@ game is "assisted" for good, and the log alone proves it. An answer the search c
 The solver is CPU work: it runs on one worker thread beside the event loop (the GIL allows no more
 in one process), with at most `max_waiting` positions queued or running; beyond that a request is
 told `unavailable` to come back shortly. Two requests for the same game at the same version share
-one search, and a position already hinted is answered from the log's last hint without a search.
+one search, and a position already hinted is answered from the log's last hint without a search; the
+search is deterministic (a node budget, never time), so a position it could not settle is remembered
+for a while and not searched again.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 from msgspec import Struct
@@ -40,6 +43,7 @@ UNAVAILABLE = "unavailable"
 
 HINT_NODES = 50_000  # per hint: a few seconds at most for 4-suit Spider on one core, far less elsewhere
 MAX_WAITING = 4  # positions searched or queued in this process before a request is told to come back
+UNSETTLED_KEPT = 1024  # (game, version) pairs the search could not settle, remembered in this process
 
 
 class HintAnswer(Struct, frozen=True):
@@ -63,6 +67,7 @@ class Hints:
         self.max_waiting = max_waiting
         self._executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="hints")
         self._searches: dict[tuple[str, int], asyncio.Future[Hint | RuleError]] = {}
+        self._unsettled: OrderedDict[tuple[str, int], int] = OrderedDict()  # -> nodes searched
 
     @property
     def waiting(self) -> int:
@@ -83,6 +88,9 @@ class Hints:
         known = live.last_hint
         if known is not None and known.version == live.version:
             return self._answer(live, known.result, known.move, 0)  # already given (and logged) here
+        unsettled = self._unsettled.get((game_id, live.version))
+        if unsettled is not None:  # the same search would end the same way: spare the worker
+            return HintAnswer(game_id, live.version, UNKNOWN, None, unsettled, live.assisted)
         async with live.lock:  # a hint shows the board: the deal is looked at first, as a move does
             live = await self.service.show(live, player_id)
         at = live.version
@@ -90,6 +98,9 @@ class Hints:
         if isinstance(found, Refusal):
             return found
         if found.result == UNKNOWN:
+            self._unsettled[(game_id, at)] = found.nodes
+            while len(self._unsettled) > UNSETTLED_KEPT:
+                self._unsettled.popitem(last=False)
             return HintAnswer(game_id, at, found.result, None, found.nodes, live.assisted)
         return await self._log(game_id, at, found)
 

@@ -74,8 +74,9 @@ async def test_following_the_hints_wins_and_the_game_stays_assisted(service, hin
 async def test_a_second_ask_at_the_same_position_is_answered_from_the_log(service, hints):
     game = await practice(service)
     first = await hints.hint(ALICE, game.id)
+    hints.close()  # no worker any more: only the log can answer now
     again = await hints.hint(ALICE, game.id)
-    cold = await h.Hints(GameService(service.store, service.redis)).hint(ALICE, game.id)
+    cold = await h.Hints(GameService(service.store, service.redis), executor=hints._executor).hint(ALICE, game.id)
     assert again.move == first.move == cold.move
     assert [e.type for e in await service.store.read(game.id)].count("hint_given") == 1
 
@@ -90,11 +91,11 @@ async def test_proven_no_winning_line_is_said_and_logged(service, hints):
 async def test_a_search_that_runs_out_of_budget_tells_nothing_and_marks_nothing(service):
     game = await service.create_game(ALICE, "spider", {"suits": 4}, 5)
     desk = h.Hints(service, budget=1)
-    try:
-        answer = await desk.hint(ALICE, game.id)
-    finally:
-        desk.close()
+    answer = await desk.hint(ALICE, game.id)
+    desk.close()  # no worker any more: a second search could not even be queued
+    again = await desk.hint(ALICE, game.id)  # remembered: the same search would end the same way
     assert (answer.result, answer.move, answer.assisted) == ("unknown", None, False)
+    assert again == answer
     assert "hint_given" not in [e.type for e in await service.store.read(game.id)]
     assert not (await service.summary(game.id)).assisted
 
@@ -170,9 +171,11 @@ async def test_a_retried_move_keeps_its_version_across_hint_entries(service, hin
 async def test_assisted_is_rebuilt_from_the_logs_alone(service, hints, redis):
     game = await practice(service)
     await hints.hint(ALICE, game.id)
+    written = await redis.hgetall(meta_key(game.id))
+    assert written[b"assisted"] == b"1"
     await redis.delete(meta_key(game.id))
     await rebuild_projections(service.store, redis)
-    assert await redis.hget(meta_key(game.id), "assisted") == b"1"
+    assert await redis.hgetall(meta_key(game.id)) == written  # what the service wrote is what the log says
 
 
 async def test_a_hint_entry_in_a_daily_attempts_log_is_not_a_log_this_server_wrote(service, hints):
