@@ -8,8 +8,8 @@ get the first answer: accepted moves through the store's move-id record (durable
 rejected ones from a per-game memory.
 
 The log holds everything that counts: ``game_created`` (deal, player, kind, links), ``game_shown``
-(the first look by anyone: the clock's start, always before the first move) and the engine events
-with the server's times. Beside it the service keeps projections (services/games/projections.py): a
+(the first look by anyone: the clock's start, always before the first move), ``hint_given`` (a hint
+a practice game took: services/games/hints.py) and the engine events with the server's times. Beside it the service keeps projections (services/games/projections.py): a
 meta hash per game and a sorted set of each player's games, both rebuildable from the logs.
 """
 
@@ -206,6 +206,8 @@ class GameService:
             state = engine.fold(start, events)
         live = LiveGame(game_id, created, state, log.version, log.stream_version)
         live.shown_at_ms = log.shown.at_ms if log.shown is not None else None
+        live.hint_versions = list(log.hint_versions)
+        live.last_hint = log.hints[-1] if log.hints else None
         if engine.is_over(state) and log.events:
             live.finished_at_ms = log.events[-1].ts_ms
         previous = self.live.get(game_id)
@@ -239,7 +241,7 @@ class GameService:
                 live.remember(answer)
                 return MoveResult(answer)
             if live.shown_at_ms is None:  # a move is a look: the log shows the deal before any move
-                live = await self._show(live, player_id)
+                live = await self.show(live, player_id)
                 if live.version != expected_version:  # another process moved first
                     return await self._stale(live, move_id, expected_version)
             entries = [codec.new_entry(event) for event in decided]
@@ -267,8 +269,8 @@ class GameService:
         prior = await self.store.move_result(stream_of(live.game_id), move_id)
         fresh = await self.rebuild(live.game_id) or live
         if prior is not None:
-            # prior: the stream version the move made; entries before the first move are not moves.
-            answer = MoveAnswer(move_id, True, prior - (fresh.stream_version - fresh.version))
+            # prior: the stream version the move made; the service's own entries are not moves.
+            answer = MoveAnswer(move_id, True, fresh.version_at(prior))
             fresh.remember(answer)
             return MoveResult(answer, self.snapshot_of(fresh))
         message = f"the game is at version {fresh.version}, the move was made at version {expected_version}"
@@ -304,10 +306,10 @@ class GameService:
             return Refusal(NOT_PUBLIC_YET, "only its player may open this game until its deal is public")
         if live.shown_at_ms is None:
             async with live.lock:
-                live = await self._show(live, viewer_id)
+                live = await self.show(live, viewer_id)
         return self.snapshot_of(live), viewer_id == live.owner
 
-    async def _show(self, live: LiveGame, viewer_id: str) -> LiveGame:
+    async def show(self, live: LiveGame, viewer_id: str) -> LiveGame:
         """Log the first look unless the log has one; the live game with its shown time."""
         if live.shown_at_ms is not None:
             return live
@@ -378,6 +380,7 @@ class GameService:
             finished_at_ms=live.finished_at_ms,
             challenge=created.links.challenge,
             ranked=created.ranked,
+            assisted=live.assisted,
         )
 
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:

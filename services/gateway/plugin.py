@@ -18,6 +18,7 @@ from litestar.di import Provide
 from litestar.exceptions import TooManyRequestsException
 from litestar.plugins import InitPluginProtocol
 
+from ..games.hints import Hints
 from ..games.service import GameService
 from ..identity import Identity, TokenClaims, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url, server_client
@@ -31,6 +32,7 @@ from .overload import UNAVAILABLE_ERRORS
 from .pubsub_link import PubSubLink
 from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
+from .hint_routes import HintsController
 from .http import GamesController, health, ready
 from .account_routes import AccountsController
 from .board_socket import announcer, board_socket
@@ -87,6 +89,7 @@ class ArenaPlugin(InitPluginProtocol):
             running = ProcessServices(client, self.settings, replica_ack=ack)
             app.state.service, app.state.validators = running.games, running.validators
             app.state.tournaments = running.tournaments
+            app.state.hints = hints = Hints(running.games, budget=self.settings.hint_nodes)
             running.tournaments.board_changed = announcer(self.fanout, running.tournaments)
             app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds)
             register_limit_store(app, client)
@@ -95,6 +98,7 @@ class ArenaPlugin(InitPluginProtocol):
             try:
                 yield
             finally:
+                hints.close()
                 await running.stop()
                 forget_this_process()
         finally:
@@ -137,7 +141,7 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.route_handlers.extend(
             [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
              ReplaysController, DailiesController, StatsController, AccountsController, health, ready, game_socket,
-             board_socket, metrics]
+             board_socket, metrics, HintsController]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

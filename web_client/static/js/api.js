@@ -1,5 +1,5 @@
 // HTTP: the player's identity (a guest's or a signed-in account's token, kept in localStorage and
-// refreshed once half its lifetime has passed), accounts, games, the one-use tickets a game socket
+// refreshed once half its lifetime has passed), accounts, games, hints, the one-use tickets a game socket
 // connects with, and the daily challenges.
 
 import { parseJson, stringifyJson } from "./json.js";
@@ -106,6 +106,8 @@ async function request(method, path, body, retried = false) {
 export const createGame = (game, variant, seed = null) => request("POST", "/api/games", { game, variant, seed });
 export const myGames = () => request("GET", "/api/games");
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
+/** A hint for the position at `version` (practice games only; the game is then marked assisted). */
+export const askHint = (id, version) => request("POST", `/api/games/${encodeURIComponent(id)}/hint`, { version });
 
 /** The game socket's address with a fresh one-use ticket: the token itself never goes in a URL. */
 export async function socketUrl(gameId) {
