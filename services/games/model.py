@@ -48,6 +48,7 @@ class GameSummary(Struct, frozen=True):
     finished_at_ms: int | None = None  # the server's time of the game's last entry, once it is over
     challenge: str | None = None  # the daily challenge it belongs to (an attempt, or practice on its deal)
     ranked: bool = False
+    assisted: bool = False  # a hint was taken (practice games only): never ranked, marked for good
 
 
 class Snapshot(Struct, frozen=True):

@@ -5,7 +5,7 @@ A game on a daily challenge's deal (the attempt, and practice on the same deal) 
 the challenge's reveal, for everyone, its own player included; nobody but the player may watch it
 before then. A race game stays secret until its race has ended. The challenge's reveal time is a pure
 function of its key (the UTC date it opens); a race's end is known to the races service, which
-tells this policy through `race_ended`.
+tells this policy through `race_ended`. Hints follow the same line: none on a deal still secret.
 """
 
 from __future__ import annotations
@@ -65,6 +65,12 @@ class DealSecrecy:
         daily's or race's deal is public (until then its progress goes out as counts, never cards)."""
         if viewer_id == created.player_id:
             return True
+        contest = self._contest_public(created, now_ms)
+        return contest is None or contest
+
+    def may_hint(self, created: GameCreated, now_ms: int) -> bool:
+        """Whether a hint may be computed for this game's deal now: a hint comes from a winning line
+        found with every card known, so a daily's or race's deal gets none before it is public."""
         contest = self._contest_public(created, now_ms)
         return contest is None or contest
 

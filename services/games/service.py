@@ -8,9 +8,10 @@ get the first answer: accepted moves through the store's move-id record (durable
 rejected ones from a per-game memory.
 
 The log holds everything that counts: ``game_created`` (deal, player, kind, links), ``game_shown``
-(the first look by anyone: the clock's start, always before the first move) and the engine events
-with the server's times. A race game is the exception to "the first look starts the clock": its race
-logs the look at the start signal (`show_at`), and until then nobody may open or move it. Beside it the service keeps projections (services/games/projections.py): a
+(the first look by anyone: the clock's start, always before the first move), ``hint_given`` (a hint
+a practice game took: services/games/hints.py) and the engine events with the server's times. A race game is the exception to "the first look starts
+the clock": its race logs the look at the start signal (`show_at`), and until then nobody may open or
+move it. Beside it the service keeps projections (services/games/projections.py): a
 meta hash per game and a sorted set of each player's games, both rebuildable from the logs.
 """
 
@@ -218,6 +219,8 @@ class GameService:
             state = engine.fold(start, events)
         live = LiveGame(game_id, created, state, log.version, log.stream_version)
         live.shown_at_ms = log.shown.at_ms if log.shown is not None else None
+        live.hint_versions = list(log.hint_versions)
+        live.last_hint = log.hints[-1] if log.hints else None
         if engine.is_over(state) and log.events:
             live.finished_at_ms = log.events[-1].ts_ms
         previous = self.live.get(game_id)
@@ -253,7 +256,7 @@ class GameService:
             if live.shown_at_ms is None and live.created.kind == RACE:
                 return _rejected(move_id, live.version, NOT_STARTED, "the race has not started yet")
             if live.shown_at_ms is None:  # a move is a look: the log shows the deal before any move
-                live = await self._show(live, player_id)
+                live = await self.show(live, player_id)
                 if live.version != expected_version:  # another process moved first
                     return await self._stale(live, move_id, expected_version)
             entries = [codec.new_entry(event) for event in decided]
@@ -284,8 +287,8 @@ class GameService:
         prior = await self.store.move_result(stream_of(live.game_id), move_id)
         fresh = await self.rebuild(live.game_id) or live
         if prior is not None:
-            # prior: the stream version the move made; entries before the first move are not moves.
-            answer = MoveAnswer(move_id, True, prior - (fresh.stream_version - fresh.version))
+            # prior: the stream version the move made; the service's own entries are not moves.
+            answer = MoveAnswer(move_id, True, fresh.version_at(prior))
             fresh.remember(answer)
             return MoveResult(answer, self.snapshot_of(fresh))
         message = f"the game is at version {fresh.version}, the move was made at version {expected_version}"
@@ -323,7 +326,7 @@ class GameService:
             return Refusal(NOT_STARTED, "a race game opens at its race's start signal")
         if live.shown_at_ms is None:
             async with live.lock:
-                live = await self._show(live, viewer_id)
+                live = await self.show(live, viewer_id)
         return self.snapshot_of(live), viewer_id == live.owner
 
     async def show_at(self, game_id: str, at_ms: int, viewer_id: str) -> LiveGame | None:
@@ -336,9 +339,9 @@ class GameService:
         if at_ms > self.clock():
             raise ValueError(f"game {game_id}: a first look at {at_ms} is in the future")
         async with live.lock:
-            return await self._show(live, viewer_id, max(at_ms, live.created.created_at_ms))
+            return await self.show(live, viewer_id, max(at_ms, live.created.created_at_ms))
 
-    async def _show(self, live: LiveGame, viewer_id: str, at_ms: int | None = None) -> LiveGame:
+    async def show(self, live: LiveGame, viewer_id: str, at_ms: int | None = None) -> LiveGame:
         """Log the first look unless the log has one; the live game with its shown time."""
         if live.shown_at_ms is not None:
             return live
@@ -409,6 +412,7 @@ class GameService:
             finished_at_ms=live.finished_at_ms,
             challenge=created.links.challenge,
             ranked=created.ranked,
+            assisted=live.assisted,
         )
 
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:

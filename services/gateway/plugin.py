@@ -18,6 +18,7 @@ from litestar.di import Provide
 from litestar.exceptions import TooManyRequestsException
 from litestar.plugins import InitPluginProtocol
 
+from ..games.hints import Hints
 from ..games.service import GameService
 from ..identity import Identity, TokenClaims, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url, server_client
@@ -32,6 +33,7 @@ from .pubsub_link import PubSubLink
 from ..races.service import RaceService
 from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
+from .hint_routes import HintsController
 from .http import GamesController, health, ready
 from .account_routes import AccountsController
 from .board_socket import announcer, board_socket
@@ -95,6 +97,7 @@ class ArenaPlugin(InitPluginProtocol):
             running = ProcessServices(client, self.settings, replica_ack=ack)
             app.state.service, app.state.validators = running.games, running.validators
             app.state.tournaments = running.tournaments
+            app.state.hints = hints = Hints(running.games, budget=self.settings.hint_nodes)
             running.tournaments.board_changed = announcer(self.fanout, running.tournaments)
             app.state.races = running.races
             running.races.feed = RaceFanout(self.fanout)
@@ -105,6 +108,7 @@ class ArenaPlugin(InitPluginProtocol):
             try:
                 yield
             finally:
+                hints.close()
                 await running.stop()
                 forget_this_process()
         finally:
@@ -149,7 +153,7 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.route_handlers.extend(
             [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
              ReplaysController, DailiesController, StatsController, AccountsController, RacesController,
-             RatingsController, health, ready, game_socket, board_socket, race_socket, metrics]
+             RatingsController, health, ready, game_socket, board_socket, race_socket, metrics, HintsController]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

@@ -39,6 +39,10 @@ class PubSubLink:
     async def unsubscribe(self, channels: Sequence[str]) -> None:
         await self.pubsub.unsubscribe(*channels)
 
+    def subscribed(self) -> set[str]:
+        """The channels redis-py holds subscriptions for (and subscribes a new connection to again)."""
+        return {c.decode() if isinstance(c, bytes) else c for c in self.pubsub.channels}
+
     async def receive(self, timeout: float) -> Received | None:
         """The next message or confirmation on the subscriber connection; None after `timeout` s of silence.
         A lost connection is taken again by redis-py, which subscribes it to its channels again."""

@@ -13,7 +13,6 @@ sockets closed during the race: "disconnected").
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Callable
 
 from litestar import WebSocket, websocket
@@ -29,26 +28,30 @@ from ..settings import Settings
 from ..store.keys import race_channel, racer_channel
 from .auth import socket_player
 from .fanout import Fanout
-from .game_socket import CLOSE_NOT_FOUND, OUTBOX_LIMIT, frame_bytes_over
+from .game_socket import CLOSE_NOT_FOUND, frame_bytes_over
 from .messages import ErrorS2C, MoveC2S, PingC2S, PongS2C, decode_c2s, encode_s2c
 from .overload import UNAVAILABLE_ERRORS, warnings
 from .player_budget import PlayerBudgets
+from .pushes import VersionedPushes
 from .race_frames import RaceSnapshotS2C, progress_frame
 from .rate_limit import TokenBucket
 
 
-class _Feed:
-    """One channel's frames into the socket, each version once and in order (the fan-out's sink)."""
+class _Feed(VersionedPushes):
+    """One channel's frames into the race socket, each version once and in order (the fan-out's sink).
+    Each channel has versions of its own (the race log's, a racer's game's), so each has its own outbox."""
 
     def __init__(self, room: RaceSocket, on_frame: Callable[[], None] | None = None) -> None:
-        self.room, self.sent_version, self.on_frame = room, -1, on_frame
+        super().__init__()
+        self.room, self.on_frame = room, on_frame
+
+    async def send(self, frame: bytes) -> None:
+        await self.room.send(frame)
 
     def push(self, version: int, frame: bytes) -> None:
-        if version <= self.sent_version:
-            return
-        self.sent_version = version
-        self.room.queue(frame)
-        if self.on_frame is not None:
+        shown = self.sent_version
+        super().push(version, frame)
+        if self.on_frame is not None and self.sent_version > shown:
             self.on_frame()
 
 
@@ -59,8 +62,6 @@ class RaceSocket:
         self.settings, self.race_id, self.viewer_id = settings, race_id, viewer_id
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.flooding = False
-        self.outbox: deque[bytes] = deque(maxlen=OUTBOX_LIMIT)
-        self.draining: asyncio.Task | None = None
         self.race_feed = _Feed(self, self._race_moved)
         self.racer_feeds: dict[str, _Feed] = {}
         self.watching: list[tuple[str, _Feed]] = []
@@ -69,20 +70,6 @@ class RaceSocket:
 
     async def send(self, frame: bytes) -> None:
         await self.socket.send({"type": "websocket.send", "text": frame.decode()})
-
-    def queue(self, frame: bytes) -> None:
-        self.outbox.append(frame)
-        if self.draining is None:
-            self.draining = asyncio.get_running_loop().create_task(self._drain())
-
-    async def _drain(self) -> None:
-        try:
-            while self.outbox:
-                await self.send(self.outbox.popleft())
-        except Exception:  # noqa: BLE001  the socket closed under us; the receive loop ends the connection
-            self.outbox.clear()
-        finally:
-            self.draining = None
 
     def _watch(self, channel: str, feed: _Feed) -> None:
         self.fanout.watch(channel, feed)
@@ -153,11 +140,11 @@ class RaceSocket:
             self.checking = None
 
     async def _close(self) -> None:
-        for task in (self.draining, self.checking):
-            if task is not None:
-                task.cancel()
+        if self.checking is not None:
+            self.checking.cancel()
         for channel, feed in self.watching:
             self.fanout.unwatch(channel, feed)
+            feed.stop_pushing()
         if self.present:
             try:
                 await asyncio.shield(self.races.presence(self.race_id, self.viewer_id, False))

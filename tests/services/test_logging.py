@@ -41,11 +41,11 @@ def test_structlog_and_stdlib_lines_are_json_with_the_ids(lines):
 
 def test_tokens_and_secrets_are_scrubbed_from_fields_texts_and_tracebacks(lines):
     issued = Identity(SECRET.encode()).new_guest()
-    token = issued.token
-    signature = token.split(".")[1]
+    player, token = issued.player_id, issued.token
+    signature = token.split(".")[2]
     log = get_logger("arena.test")
     log.info("opened", path=f"/ws/games/x?token={token}", token=token, headers={"Authorization": f"Bearer {token}"})
-    log.info(f"a careless message with {token} and {SECRET} in it")
+    log.info(f"a careless message from {player} with {token} and {SECRET} in it")
     logging.getLogger("some.library").info("GET /x?token=%s&y=1 and secret=%s", token, SECRET)
     try:
         raise ValueError(f"the token {token} was bad")
@@ -55,8 +55,7 @@ def test_tokens_and_secrets_are_scrubbed_from_fields_texts_and_tracebacks(lines)
     text = json.dumps(records)
     assert signature not in text and token not in text and SECRET not in text
     assert records[0]["token"] == REDACTED and records[0]["headers"]["Authorization"] == REDACTED
-    # A JWT goes whole (its payload names the player, but it is the token): the reader has player_id.
-    assert records[1]["event"] == f"a careless message with {REDACTED} and {REDACTED} in it"
+    assert player in records[1]["event"]  # the player id is not secret: it stays, for the reader
 
 
 def test_the_level_is_checked():
