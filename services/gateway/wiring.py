@@ -27,6 +27,7 @@ from ..races.store import RaceStore
 from ..races.wiring import verdict_lookup
 from ..clock import server_clock
 from ..settings import Settings
+from ..solver_pool import stop_solver_pool
 from ..store import EventStore
 from ..store.replication import ReplicaAck
 from ..tournaments.scheduler import DailyScheduler
@@ -76,3 +77,4 @@ class ProcessServices:
                 await task
         await self.races.stop_timers()
         await self.validators.stop()
+        stop_solver_pool()

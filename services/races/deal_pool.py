@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from ..solver_pool import solver_pool
 from typing import Any
 
 import msgspec
@@ -28,16 +28,6 @@ POOL_SIZE = 2
 log = logging.getLogger("arena.races")
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(ChosenDeal)
-_WORKER: ProcessPoolExecutor | None = None
-
-
-def _solver_process() -> ProcessPoolExecutor:
-    global _WORKER
-    if _WORKER is None:
-        _WORKER = ProcessPoolExecutor(max_workers=1)
-    return _WORKER
-
-
 class DealPool:
     def __init__(self, redis: Any, choose: Callable[[str, dict], ChosenDeal | RaceError] = choose_deal,
                  size: int = POOL_SIZE, in_worker: bool = False) -> None:
@@ -46,7 +36,7 @@ class DealPool:
 
     async def _choose(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:
         if self.in_worker:  # `choose` must then be a module-level function (it is pickled to the worker)
-            return await asyncio.get_running_loop().run_in_executor(_solver_process(), self.choose, game, variant)
+            return await asyncio.get_running_loop().run_in_executor(solver_pool(), self.choose, game, variant)
         return await asyncio.to_thread(self.choose, game, variant)
 
     async def take(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:

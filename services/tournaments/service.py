@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,6 +22,7 @@ from engine.intents import ResignIntent
 from ..games.entries import DAILY, PRACTICE, GameCreated, GameLinks
 from ..games.model import GameSummary
 from ..games.service import GameService
+from ..solver_pool import solver_pool
 from ..store import EventStore, VersionConflict
 from ..store.keys import attempt_stream_id, daily_board_version_key, daily_stream_id
 from ..validator.verdict import Verdict
@@ -95,7 +95,7 @@ class TournamentService:
         # The solver is seconds of CPU work: in a worker process, so this process's sockets (and its GIL)
         # keep being served meanwhile.
         loop = asyncio.get_running_loop()
-        pick = await loop.run_in_executor(_solver_pool(), _pick, self.secret, ref.date, daily.game,
+        pick = await loop.run_in_executor(solver_pool(), _pick, self.secret, ref.date, daily.game,
                                           daily.variant, daily.game, PROOF_COUNTERS)
         if isinstance(pick, RuleError):  # no proof within the budget: the weaker check, recorded as such
             check = FALLBACK_CHECK
@@ -284,16 +284,6 @@ class TournamentService:
         if prepared is None:
             raise LookupError(f"no challenge {key!r}")
         return prepared.sealed.seed
-
-
-_POOL: ProcessPoolExecutor | None = None
-
-
-def _solver_pool() -> ProcessPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=1)
-    return _POOL
 
 
 def _pick(secret: bytes, date: str, game: str, variant: dict, check_game: str, counters: int):
