@@ -3,7 +3,7 @@
 Delivery is at least once: a worker may die after writing a verdict and before acknowledging, and
 another then gets the entry again (XAUTOCLAIM). So a verdict is written with HSETNX (the first one
 stands; re-running the same log gives the same verdict anyway), counters move only with the write
-that made it, and the sink (leaderboards) is told again on every delivery: promoting or removing an
+that made it (one script does both: a worker killed between two commands would lose a count), and the sink (leaderboards) is told again on every delivery: promoting or removing an
 entry twice is the same as once. An entry whose check keeps failing (Redis trouble, a bug) goes to
 the dead-letter stream with its reason after `max_attempts`, so one poison entry cannot stall the rest.
 """
@@ -88,6 +88,16 @@ def every_sink(*sinks: VerdictSink) -> VerdictSink:
     return tell
 
 
+# KEYS[1] verdicts hash, KEYS[2] counts hash (one slot: both carry the validator's hash tag).
+# ARGV: game id, encoded verdict, outcome. Returns 1 when this call wrote the verdict.
+_WRITE_ONCE_LUA = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+  return 1
+end
+return 0
+"""
+
 _encoder = msgspec.msgpack.Encoder()
 _submission = msgspec.msgpack.Decoder(Submission)
 _stored = msgspec.msgpack.Decoder(StoredVerdict)
@@ -108,6 +118,7 @@ class ValidatorQueue:
         self.seeds, self.sink = seeds, sink
         self.review_floor_ms = review_floor_ms
         self.max_attempts = max_attempts
+        self._write_once = redis.register_script(_WRITE_ONCE_LUA)
 
     async def ensure_group(self) -> None:
         try:
@@ -154,8 +165,8 @@ class ValidatorQueue:
         if stored is None:
             created, verdict = await self.judge(submission)
             candidate = StoredVerdict(verdict, now_ms, submission.submitted_at_ms)
-            if await self.redis.hsetnx(verdicts_key(), submission.game_id, _encoder.encode(candidate)):
-                await self.redis.hincrby(validator_counts_key(), verdict.outcome, 1)
+            keys = [verdicts_key(), validator_counts_key()]
+            if await self._write_once(keys=keys, args=[submission.game_id, _encoder.encode(candidate), verdict.outcome]):
                 VALIDATOR_CHECKED.labels(verdict.outcome).inc()
                 log.info("validator: verdict %s (%s)", verdict.outcome, verdict.reason or "no reason given")
                 stored = candidate
