@@ -1,15 +1,13 @@
-"""The gateway's one link to Redis pub/sub: every SUBSCRIBE, UNSUBSCRIBE, PUBLISH and PUBSUB NUMSUB it sends.
-
-Classic pub/sub on one node (on a cluster, classic pub/sub reaches every node). A sharded link (SSUBSCRIBE,
-SPUBLISH, PUBSUB SHARDNUMSUB on a cluster client, messages typed `ssubscribe`/`smessage`) would be a second
-class with these same methods; nothing else in the gateway names a pub/sub command. Only redis-py's public
-PubSub API is used: one connection carries every subscription of this process.
+"""The gateway's link to Redis pub/sub on one server: every SUBSCRIBE, UNSUBSCRIBE, PUBLISH and PUBSUB
+NUMSUB it sends. On a cluster the gateway uses ShardedPubSubLink (sharded_link.py) instead, with the same
+methods (`Link`); nothing else in the gateway names a pub/sub command. Only redis-py's public PubSub API is
+used: one connection carries every subscription of this process.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import redis.asyncio as aioredis
 
@@ -20,6 +18,18 @@ class Received(NamedTuple):
     kind: str  # SUBSCRIBED (Redis confirmed a SUBSCRIBE), MESSAGE, or another pub/sub reply type
     channel: str
     data: bytes
+
+
+class Link(Protocol):
+    """What the Fanout needs of pub/sub: PubSubLink on one server, ShardedPubSubLink on a cluster."""
+
+    async def connect(self) -> None: ...
+    async def subscribe(self, channels: Sequence[str]) -> None: ...
+    async def unsubscribe(self, channels: Sequence[str]) -> None: ...
+    async def receive(self, timeout: float) -> Received | None: ...
+    async def listeners(self, channels: Sequence[str]) -> dict[str, int]: ...
+    async def publish(self, messages: Sequence[tuple[str, bytes]]) -> list[int]: ...
+    async def aclose(self) -> None: ...
 
 
 class PubSubLink:

@@ -53,8 +53,9 @@ RATE_LIMIT_NAMESPACE = f"{PREFIX}rate"
 
 
 def updates_channel(game_id: str) -> str:
-    """Pub/sub channel carrying a game's versioned updates between gateway processes."""
-    return f"{PREFIX}updates:{game_id}"
+    """Pub/sub channel carrying a game's versioned updates between gateway processes. It carries the game's
+    hash tag: on a cluster it is a shard channel in the slot (and on the node) of the game's log."""
+    return f"{PREFIX}updates:{{{game_id}}}"
 
 
 LOG_KEY_PATTERN = f"{GAME_PREFIX}{{*}}:log"  # SCAN pattern matching every game's stream
@@ -165,5 +166,6 @@ def daily_board_version_key(challenge: str) -> str:
 
 
 def board_channel(challenge: str) -> str:
-    """Pub/sub channel of a challenge's leaderboard changes between gateway processes."""
-    return f"{PREFIX}board:{challenge}"
+    """Pub/sub channel of a challenge's leaderboard changes between gateway processes; in the slot of the
+    challenge's leaderboard keys (its hash tag), as a shard channel on a cluster."""
+    return f"{PREFIX}board:{{{challenge}}}"

@@ -42,7 +42,7 @@ def test_moves_sockets_games_and_http_requests_are_counted(http, alice, bob):
     before = scrape(http)
     created = alice.create("wish", {"mode": "standard"}, 9)
     sock = alice.open(created["id"])
-    legal = sock.recv()["view"]["legal"]
+    legal = sock.recv()["snapshot"]["view"]["legal"]
     spectator = bob.open(created["id"])
     assert spectator.recv()["role"] == "spectator"
     assert sock.move(0, legal[0])["type"] == "s2c.accepted"
