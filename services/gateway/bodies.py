@@ -6,7 +6,7 @@ deeply nested JSON escape as a 500; decoding here gives one strict path and one 
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -24,3 +24,14 @@ def decode_body(body: bytes, decoder: msgspec.json.Decoder[T]) -> T:
         raise ApiError(400, "bad_json", f"the body is not JSON: {exc}") from None
     except RecursionError:
         raise ApiError(400, "bad_json", "the body is not JSON this server reads: nested too deeply") from None
+
+
+def whole_numbers(value: Any) -> Any:
+    """JSON has one number type: by JSON Schema's rule (the API's schema is one) a number with no fraction,
+    7.0, is the integer 7. Integral floats become ints, in a dict's values too; any other value is kept as it
+    is (a fraction stays a float, for the command's own check to refuse)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: whole_numbers(item) for key, item in value.items()}
+    return value

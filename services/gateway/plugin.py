@@ -16,7 +16,7 @@ from litestar import Litestar
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
 from litestar.di import Provide
-from litestar.exceptions import TooManyRequestsException
+from litestar.exceptions import HTTPException, TooManyRequestsException
 from litestar.plugins import InitPluginProtocol
 
 from ..games.service import GameService
@@ -27,7 +27,7 @@ from ..sessions import Sessions
 from ..settings import Settings
 from .auth import current_claims, current_player
 from .catalog import CatalogController
-from .errors import ApiError, api_error_response, unavailable_response
+from .errors import ApiError, api_error_response, http_error_response, unavailable_response
 from .fanout import Fanout
 from .overload import UNAVAILABLE_ERRORS
 from .pubsub_link import Link, PubSubLink
@@ -141,6 +141,7 @@ class ArenaPlugin(InitPluginProtocol):
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
+        app_config.exception_handlers[HTTPException] = http_error_response
         app_config.exception_handlers[TooManyRequestsException] = too_many_requests_handler(settings)
         for error in UNAVAILABLE_ERRORS:
             app_config.exception_handlers[error] = unavailable_response
