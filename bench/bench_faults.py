@@ -27,6 +27,7 @@ from .fault_players import WORKLOADS, Session, Stuck, casual_player, winnable_li
 from .fault_system import Journal, System
 
 PAUSE_MS = 2_000
+DEBUG = bool(__import__("os").environ.get("FAULTS_DEBUG"))
 
 
 @dataclass
@@ -126,9 +127,14 @@ def _row(system: System, journal: Journal, phases: list[Phase], index: int) -> R
     recover = max(resumed) - phase.started if resumed else None
     wins = [game for game, won_in in journal.wins.items() if won_in == phase.name]
     verdicts = system.verdicts(wins)
-    if "validator" in phase.name and wins:  # recovered once the last win of the phase had its verdict
-        decided = system.decided_at_ms(wins)
-        recover = (max(decided) - phase.started_wall_ms) / 1000 if decided else None
+    if "validator" in phase.name and wins:  # for a validator: the longest a win of the phase waited for its verdict
+        lags = system.verdict_lags_ms(wins)
+        recover = max(lags) / 1000 if lags else None
+    if back and DEBUG:
+        print(phase.name, [(round(at - phase.started, 1), p, why) for at, p, why in journal.causes
+                           if phase.started <= at <= phase.ended])
+        print(phase.name, sorted((round(at - phase.started, 1), round((t or 0) - phase.started, 1), p)
+                                 for p, at, t in ((p, last[p], back[p]) for p in back)))
     return Row(phase.name, len(acks), len(system.lost(acks)), len(last), len(resumed),
                sum(1 for *_, kind in seen if kind == "unavailable"), len(wins), len(wins) - len(verdicts), recover)
 

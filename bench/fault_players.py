@@ -43,8 +43,8 @@ class Session:
         self.url = next(self.order)
         self.token = ""
 
-    def failover(self) -> None:
-        self.journal.interrupted(self.name, "reconnect")
+    def failover(self, why: str = "") -> None:
+        self.journal.interrupted(self.name, "reconnect", why)
         self.url = next(self.order)
 
     async def http(self, method: str, path: str, **kwargs) -> dict:
@@ -56,11 +56,12 @@ class Session:
                     response = await http.request(method, path, headers=headers, **kwargs)
                 if response.status_code < 500:
                     return response.raise_for_status().json()
-            except httpx.TransportError:
-                pass
+                why = f"http {response.status_code}"
+            except httpx.TransportError as exc:
+                why = f"http: {type(exc).__name__}"
             if asyncio.get_running_loop().time() > deadline:
                 raise Stuck(f"{self.name}: {method} {path} never answered")
-            self.failover()
+            self.failover(why)
             await asyncio.sleep(RETRY_S)
 
     async def sign_in(self) -> None:
@@ -80,9 +81,11 @@ class Session:
                     status = await self._moves(conn, game_id, choose)
                     if status is not None:
                         return status
-            except (ConnectionClosed, InvalidStatus, OSError, asyncio.TimeoutError):
-                pass
-            self.failover()
+            except (ConnectionClosed, InvalidStatus, OSError, asyncio.TimeoutError) as exc:
+                self.failover(f"socket: {type(exc).__name__}")
+                await asyncio.sleep(RETRY_S)
+                continue
+            self.failover("socket: refused")
             await asyncio.sleep(RETRY_S)
 
     async def _moves(self, conn, game_id: str, choose) -> str | None:

@@ -48,6 +48,7 @@ class Journal:
     phase: str = "warm-up"
     acks: list[Ack] = field(default_factory=list)
     interruptions: list[tuple[float, str, str]] = field(default_factory=list)  # (time, player, kind)
+    causes: list[tuple[float, str, str]] = field(default_factory=list)  # (time, player, what the client met)
     accepted: dict[str, list[float]] = field(default_factory=dict)  # player -> times of accepted moves
     wins: dict[str, str] = field(default_factory=dict)  # game id -> the phase its winning move was acknowledged in
 
@@ -55,9 +56,10 @@ class Journal:
         self.acks.append(Ack(self.phase, game_id, version, move_id))
         self.accepted.setdefault(player, []).append(time.monotonic())
 
-    def interrupted(self, player: str, kind: str) -> None:
+    def interrupted(self, player: str, kind: str, why: str = "") -> None:
         """kind: "reconnect" (a socket or gateway failed) or "unavailable" (the server said so)."""
         self.interruptions.append((time.monotonic(), player, kind))
+        self.causes.append((time.monotonic(), player, why or kind))
 
 
 class ValidateProcess:
@@ -173,10 +175,11 @@ class System:
                 out[game_id] = _verdict.decode(raw).verdict.outcome
         return out
 
-    def decided_at_ms(self, game_ids) -> list[int]:
-        """When each of these games' verdicts was written (the validator's clock), for those that have one."""
+    def verdict_lags_ms(self, game_ids) -> list[int]:
+        """Per game with a verdict: from its submission to its verdict (the servers' clocks)."""
         raws = [self.admin.hget(verdicts_key(), game_id) for game_id in game_ids]
-        return [_verdict.decode(raw).decided_at_ms for raw in raws if raw is not None]
+        stored = [_verdict.decode(raw) for raw in raws if raw is not None]
+        return [verdict.decided_at_ms - verdict.submitted_at_ms for verdict in stored]
 
     def verdicts_counted(self) -> int:
         counts = self.admin.hgetall(validator_counts_key())

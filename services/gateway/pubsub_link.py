@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 SUBSCRIBED, MESSAGE = "subscribed", "message"
 
@@ -44,16 +45,29 @@ class PubSubLink:
 
     async def subscribe(self, channels: Sequence[str]) -> None:
         """Send SUBSCRIBE; Redis's confirmation comes back through `receive` (kind SUBSCRIBED)."""
+        self._connected_or_raise()
         await self.pubsub.subscribe(*channels)
 
     async def unsubscribe(self, channels: Sequence[str]) -> None:
+        self._connected_or_raise()
         await self.pubsub.unsubscribe(*channels)
+
+    def _connected_or_raise(self) -> None:
+        """Only the reader takes a lost connection again: redis-py 8 lets two tasks reconnect one connection at
+        once (a subscribe's and the reader's), and the loser fails inside it (AttributeError on a closed
+        writer). Meanwhile a (un)subscribe is refused like any Redis outage; the Fanout sends it again."""
+        connection = self.pubsub.connection
+        if connection is not None and not connection.is_connected:
+            raise RedisConnectionError("the subscriber connection is being taken again")
 
     async def receive(self, timeout: float) -> Received | None:
         """The next message or confirmation on the subscriber connection; None after `timeout` s of silence.
         A lost connection is taken again by redis-py, which subscribes it to its channels again."""
         await self.connect()
-        message = await self.pubsub.get_message(timeout=timeout)
+        try:
+            message = await self.pubsub.get_message(timeout=timeout)
+        except (AttributeError, RuntimeError) as exc:  # a reconnect raced with a send (see above): try again
+            raise RedisConnectionError(f"the subscriber connection broke while taken again: {exc!r}") from exc
         if message is None or message["channel"] is None:
             return None
         kind = {"subscribe": SUBSCRIBED, "message": MESSAGE}.get(message["type"], message["type"])
