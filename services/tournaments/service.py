@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -290,10 +294,23 @@ _POOL: ProcessPoolExecutor | None = None
 
 
 def _solver_pool() -> ProcessPoolExecutor:
+    # Spawned, not forked: a forked worker inherits the server's listening socket, and outlives a server killed
+    # with SIGKILL holding it, so the dead server's port accepts connections nobody ever answers.
+    # And it leaves when the server does, however the server ended (a worker waits on its queue forever).
     global _POOL
     if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=1)
+        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_exit_with_parent, initargs=(os.getpid(),))
     return _POOL
+
+
+def _exit_with_parent(parent: int) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def _pick(secret: bytes, date: str, game: str, variant: dict, check_game: str, counters: int):
