@@ -11,13 +11,15 @@ gateways. Then, one after the other, while they play:
 The table: per fault, acknowledged moves the store lost, players interrupted and how many went on, wins
 without a verdict or with two, and the time from the fault until the last interrupted player moved again
 (for the validator: until the last win of the phase had its verdict). tests/gateway/test_faults.py runs a
-short one and asserts the counts; nothing here asserts a time.
+short one and asserts the counts; nothing here asserts a time. FAULTS_DEBUG=1 also prints, per phase, what
+each interrupted client met and when it moved again.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import tempfile
 import time
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ from .fault_players import WORKLOADS, Session, Stuck, casual_player, winnable_li
 from .fault_system import Journal, System
 
 PAUSE_MS = 2_000
-DEBUG = bool(__import__("os").environ.get("FAULTS_DEBUG"))
+DEBUG = bool(os.environ.get("FAULTS_DEBUG"))
 
 
 @dataclass
