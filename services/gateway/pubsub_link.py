@@ -6,6 +6,7 @@ used: one connection carries every subscription of this process.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
@@ -37,6 +38,7 @@ class PubSubLink:
     def __init__(self, redis: aioredis.Redis) -> None:
         self.redis = redis  # publishes and counts (a pooled client: commands, not the subscribed connection)
         self.pubsub = redis.pubsub()
+        self._reconnecting = asyncio.Lock()
 
     async def connect(self) -> None:
         """Take the subscriber connection (before the first subscription, so reading works at once)."""
@@ -45,28 +47,32 @@ class PubSubLink:
 
     async def subscribe(self, channels: Sequence[str]) -> None:
         """Send SUBSCRIBE; Redis's confirmation comes back through `receive` (kind SUBSCRIBED)."""
-        self._connected_or_raise()
+        await self._reconnect_if_lost()
         await self.pubsub.subscribe(*channels)
 
     async def unsubscribe(self, channels: Sequence[str]) -> None:
-        self._connected_or_raise()
+        await self._reconnect_if_lost()
         await self.pubsub.unsubscribe(*channels)
 
-    def _connected_or_raise(self) -> None:
-        """Only the reader takes a lost connection again: redis-py 8 lets two tasks reconnect one connection at
-        once (a subscribe's and the reader's), and the loser fails inside it (AttributeError on a closed
-        writer). Meanwhile a (un)subscribe is refused like any Redis outage; the Fanout sends it again."""
+    async def _reconnect_if_lost(self) -> None:
+        """Take a lost subscriber connection again, one task at a time: redis-py 8 lets two tasks (a
+        subscribe's and the reader's) reconnect one connection at once, and the loser fails inside it
+        (AttributeError on a closed writer). redis-py subscribes the new connection to its channels again."""
         connection = self.pubsub.connection
-        if connection is not None and not connection.is_connected:
-            raise RedisConnectionError("the subscriber connection is being taken again")
+        if connection is None or connection.is_connected:
+            return
+        async with self._reconnecting:
+            if not connection.is_connected:
+                await connection.connect()
 
     async def receive(self, timeout: float) -> Received | None:
         """The next message or confirmation on the subscriber connection; None after `timeout` s of silence.
         A lost connection is taken again by redis-py, which subscribes it to its channels again."""
         await self.connect()
+        await self._reconnect_if_lost()
         try:
             message = await self.pubsub.get_message(timeout=timeout)
-        except (AttributeError, RuntimeError) as exc:  # a reconnect raced with a send (see above): try again
+        except (AttributeError, RuntimeError) as exc:  # a reconnect still raced with a send: try again
             raise RedisConnectionError(f"the subscriber connection broke while taken again: {exc!r}") from exc
         if message is None or message["channel"] is None:
             return None
