@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             summary = api.game_summary(args.resume)
             game_id, game = summary["id"], summary["game"]
+            if summary.get("assisted"):
+                print("This game is marked assisted: a hint was taken in it.", file=out)
         else:
             game = args.game or next(iter(games), None)
             if game not in games:
@@ -73,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         assert api.token is not None
         link_to = (lambda: api.socket_url(game_id), socket_address(server, game_id))  # a new ticket per connect
         title = games.get(game, {}).get("title")
-        session = PlaySession(link_to, game_id, args, out, _style(args, out), title)
+        session = PlaySession(link_to, game_id, args, out, _style(args, out), title,
+                              hinter=lambda version: api.hint(game_id, version))
         return asyncio.run(session.run())
     except PlayError as exc:
         print(f"arena play: {exc}", file=sys.stderr)
@@ -122,8 +125,10 @@ class PlaySession:
         out: TextIO,
         style: Style,
         title: str | None = None,
+        hinter: Callable[[int], dict[str, Any]] | None = None,
     ) -> None:
         self.game_id, self.args, self.out, self.style, self.title = game_id, args, out, style, title
+        self.hinter = hinter  # asks the server for a hint at a version (blocking HTTP: run in a thread)
         self.view: dict[str, Any] | None = None
         self.version = -1
         self.elapsed_ms: int | None = None
@@ -226,6 +231,9 @@ class PlaySession:
                 if command.action == "show":
                     self.dirty = True
                     continue
+                if command.action == "hint":
+                    await self.hint()
+                    continue
                 if command.error:
                     self.say(f"  {command.error}")
                     continue
@@ -238,6 +246,28 @@ class PlaySession:
             self.auto_refusals = 0 if accepted else self.auto_refusals + 1
             if self.args.auto and self.auto_refusals > AUTO_REFUSALS:
                 raise PlayError(f"the server refused {AUTO_REFUSALS} moves in a row from --auto; giving up")
+
+    async def hint(self) -> None:
+        """Ask the server for a hint and say it as the command that plays it (and its list number)."""
+        if self.role != "player" or self.hinter is None:
+            self.say("  You are watching this game; only its player can ask for a hint.")
+            return
+        try:
+            answer = await asyncio.to_thread(self.hinter, self.version)
+        except PlayError as exc:
+            self.say(f"  No hint: {exc}")
+            return
+        move = answer.get("move")
+        if answer["result"] == "unwinnable":
+            self.say("  No winning line from here.")
+        elif answer["result"] != "winnable" or move is None:
+            self.say("  No hint: the search could not settle this position within its budget.")
+        else:
+            legal = self.view["legal"] if answer["version"] == self.version else []
+            number = f"  (move {legal.index(move) + 1} in the list)" if move in legal else ""
+            self.say(f"  Hint: {move_text(move, self.view, self.style)}{number}")
+        if answer["assisted"]:
+            self.say("  This game is marked assisted.")
 
     def auto_move(self) -> dict[str, Any]:
         # Undo and resign are listed too: picked at random, resign would end the game at once.

@@ -1,5 +1,5 @@
 """The HTTP side of `arena play`: the guest token kept on disk (and refreshed once half its lifetime
-has passed), game creation, game summaries, and the one-use tickets a socket connects with.
+has passed), game creation, game summaries, hints, and the one-use tickets a socket connects with.
 
 Uses only urllib, so the terminal client needs nothing beyond the server's own dependencies. Every
 failure becomes a PlayError with a sentence for the player; no traceback reaches the terminal.
@@ -166,6 +166,10 @@ class Api:
         except Unauthorized:
             self.new_guest()  # the stored token is from another server or an older secret
             return self.request("POST", "/api/games", body)
+
+    def hint(self, game_id: str, version: int) -> dict[str, Any]:
+        """A hint for the position at `version` (POST /api/games/{id}/hint); PlayError when refused."""
+        return self.request("POST", "/api/games/" + urllib.parse.quote(game_id, safe="") + "/hint", {"version": version})
 
     def catalog(self) -> list[dict[str, Any]]:
         """The server's games (GET /api/catalog): ids, titles, presets; needs no token."""

@@ -19,6 +19,7 @@ Commands:
   deal | recycle | cast    deal from the stock, turn the waste over, cast a spell
   luck CARD DST        play card id CARD out of the stock onto DST (a luck pick)
   undo | resign        take back the last move (where the game has undo), give the game up
+  hint                 the next move of a winning line (practice games only: the game is then assisted)
   show                 draw the board again (an empty line does too)
   help                 this text
   quit                 leave; the game stays on the server (arena play --resume GAME_ID)"""
@@ -27,11 +28,12 @@ NO_FIELDS = ("deal", "recycle", "cast", "undo", "resign")
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "h", "?")
 SHOW_WORDS = ("show", "look", "")
+HINT_WORDS = ("hint",)
 MAX_DIGITS = 9  # more than any pile, card id or list position; longer numbers are typing errors
 
 
 class Command(Struct, frozen=True):
-    """One parsed line: `move` to send, or an `action` (quit, help, show), or an `error` to print."""
+    """One parsed line: `move` to send, or an `action` (quit, help, show, hint), or an `error` to print."""
 
     move: dict[str, Any] | None = None
     action: str | None = None
@@ -71,6 +73,8 @@ def parse_line(line: str, legal: list[dict[str, Any]] | tuple[dict[str, Any], ..
         return Command(action="help")
     if head in SHOW_WORDS and not args:
         return Command(action="show")
+    if head in HINT_WORDS and not args:
+        return Command(action="hint")
     number = _number(head)
     if number is not None and not args:
         if not 1 <= number <= len(legal):

@@ -48,12 +48,32 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(redis_url: str, workers: int, review_floor_ms: int, batch: int, claim_idle_ms: int) -> None:
-    from services.redis.client import open_redis
+    from services.games.service import GameService
+    from services.gateway.board_socket import announcer
+    from services.gateway.fanout import Fanout
+    from services.gateway.pubsub_link import PubSubLink
+    from services.redis.client import open_redis, parse_redis_url, server_client
     from services.store import EventStore
+    from services.tournaments.service import TournamentService
+    from services.races.store import RaceStore
+    from services.races.wiring import race_seeds
+    from services.store.redis_store import wall_clock_ms
+    from services.validator.queue import first_seed
     from services.validator.runtime import Validators
 
     client = await open_redis(redis_url)
-    validators = Validators(client, EventStore(client), workers=workers, review_floor_ms=review_floor_ms)
+    store = EventStore(client)
+    # The daily seeds a game had to have, and the leaderboards a verdict promotes, are the tournaments';
+    # this process derives no seed, so it needs no tournament secret. Board changes reach the gateways'
+    # watchers through the same pub/sub as theirs.
+    tournaments = TournamentService(client, GameService(store, client), secret=b"")
+    fanout = Fanout(PubSubLink(server_client(parse_redis_url(redis_url)[0])), confirm_timeout=5.0)
+    tournaments.board_changed = announcer(fanout, tournaments)
+    # A race game's seed is its race's, read from the race logs alone; the gateways' race services read the
+    # verdicts themselves (a race waiting for one looks it up), so the sink is the tournaments' only.
+    seeds = first_seed(tournaments.seed_for, race_seeds(RaceStore(client, clock=wall_clock_ms)))
+    validators = Validators(client, store, workers=workers, review_floor_ms=review_floor_ms,
+                            seeds=seeds, sink=tournaments.verdict)
     for worker in validators.workers:
         worker.batch, worker.claim_idle_ms = batch, claim_idle_ms
     stop = asyncio.Event()
@@ -66,4 +86,5 @@ async def _serve(redis_url: str, workers: int, review_floor_ms: int, batch: int,
         await stop.wait()
     finally:
         await validators.stop()
+        await fanout.aclose()
         await client.aclose()

@@ -22,10 +22,12 @@ from structlog.contextvars import bind_contextvars, bound_contextvars, merge_con
 
 IDS = ("request_id", "game_id", "race_id", "player_id")
 REDACTED = "[redacted]"
-SECRET_FIELDS = {"token", "secret", "password", "authorization", "cookie", "arena_secret", "signature"}
+SECRET_FIELDS = {"token", "secret", "password", "authorization", "cookie", "arena_secret", "signature", "ticket"}
+# A player token is a JWT: three url-safe base64 parts, the first always starting "eyJ" ('{"').
+JWT = re.compile(r"\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 # A guest token is "<player id>.<signature>" (HMAC-SHA256, url-safe base64, 43 characters).
 SIGNED_TOKEN = re.compile(r"\b(g_[0-9a-f]{16})\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
-SECRET_IN_TEXT = re.compile(r"(?i)\b(token=|secret=|password=|bearer\s+)[^\s&\"',;)]+")
+SECRET_IN_TEXT = re.compile(r"(?i)\b(token=|ticket=|secret=|password=|bearer\s+)[^\s&\"',;)]+")
 LEVELS = {**logging.getLevelNamesMapping(), "TRACE": logging.DEBUG}  # uvicorn's "trace" is our debug
 
 _never_logged: set[str] = set()
@@ -58,6 +60,7 @@ def _scrub_text(text: str) -> str:
     for value in _never_logged:
         text = text.replace(value, REDACTED)
     text = SIGNED_TOKEN.sub(rf"\1.{REDACTED}", text)
+    text = JWT.sub(REDACTED, text)
     return SECRET_IN_TEXT.sub(rf"\1{REDACTED}", text)
 
 

@@ -49,6 +49,7 @@ class Settings(Struct, frozen=True, kw_only=True):
     scheduler: bool = True  # prepare and settle daily challenges in this process (safe on every process)
     retention_days: int = 30  # ended casual guest games are trimmed after this many days (0: keep all)
     validators: int = 1  # replay validator workers inside this process (0: run `arena validate` instead)
+    hint_nodes: int = 50_000  # search nodes per hint in a practice game (the solver's budget, never time)
     review_floor_ms: int = 150  # a verified win whose median time between moves is below this is flagged
     # Appends wait for this many replicas (WAIT): "auto" = 1 where every master has a replica, else none.
     replica_acks: str = "auto"
@@ -56,6 +57,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     metrics_port: int | None = None  # `arena validate` serves /metrics here (`arena serve` on its own port)
     # Extra game modules (dotted names, each defining RULES) `arena serve` registers at start-up.
     game_modules: tuple[str, ...] = ()
+    race_countdown_ms: int = 5_000  # from the countdown's start (all ready, or the host) to the start signal
+    race_deal_pool: int = 2  # proven deals kept ready per game and variant (0: each race waits for the solver)
 
     def with_overrides(self, **changes: object) -> Settings:
         """A copy with the given fields replaced, skipping the ones that are None."""
@@ -130,6 +133,9 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             retention_days=int(env.get("ARENA_RETENTION_DAYS", defaults.retention_days)),
             validators=int(env.get("ARENA_VALIDATORS", defaults.validators)),
             review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),
+            race_countdown_ms=int(env.get("ARENA_RACE_COUNTDOWN_MS", defaults.race_countdown_ms)),
+            race_deal_pool=int(env.get("ARENA_RACE_DEAL_POOL", defaults.race_deal_pool)),
+            hint_nodes=_at_least(1, int(env.get("ARENA_HINT_NODES", defaults.hint_nodes)), "ARENA_HINT_NODES"),
             replica_acks=env.get("ARENA_REPLICA_ACKS", defaults.replica_acks),
             replica_timeout_ms=int(env.get("ARENA_REPLICA_TIMEOUT_MS", defaults.replica_timeout_ms)),
             metrics_port=int(env["ARENA_METRICS_PORT"]) if env.get("ARENA_METRICS_PORT") else None,

@@ -1,7 +1,7 @@
 """A game stream's entries <-> stored bytes, decoded by (type, schema version) and upcast when old.
 
 A game's stream holds the service's own entries (``game_created`` first, ``game_shown`` at the first
-look) and the engine's events. The store keeps (type, schema, data): `type` names the entry so a log
+look, ``hint_given`` for each hint a practice game took) and the engine's events. The store keeps (type, schema, data): `type` names the entry so a log
 reads without decoding payloads, `schema` says which shape `data` has. Entries are stored forever, so
 an old shape is never rejected: it is decoded as builtins, passed through its upcasters one schema at
 a time, and converted to today's struct. Golden stored bytes in tests/golden/entries pin every shape.
@@ -17,18 +17,20 @@ from engine import AnyEvent
 from engine.events import PairRemoved
 
 from ..store import NewEvent, StoredEvent
-from .entries import GAME_CREATED, GAME_SHOWN, GameCreated, GameShown
+from .entries import GAME_CREATED, GAME_SHOWN, HINT_GIVEN, GameCreated, GameShown, HintGiven
 
-ServiceEntry = Union[GameCreated, GameShown]
-AnyEntry = Union[GameCreated, GameShown, AnyEvent]
+ServiceEntry = Union[GameCreated, GameShown, HintGiven]
+AnyEntry = Union[GameCreated, GameShown, HintGiven, AnyEvent]
 
 _encoder = msgspec.msgpack.Encoder()
 _event_decoder = msgspec.msgpack.Decoder(AnyEvent)
 _raw_decoder = msgspec.msgpack.Decoder()
 
 # The schema each entry type is written with today. An engine event not named here is at schema 1.
-CURRENT_SCHEMA: dict[str, int] = {GAME_CREATED: 2, GAME_SHOWN: 1, "pair_removed": 2}
-_SERVICE_TYPES: dict[str, type[msgspec.Struct]] = {GAME_CREATED: GameCreated, GAME_SHOWN: GameShown}
+CURRENT_SCHEMA: dict[str, int] = {GAME_CREATED: 2, GAME_SHOWN: 1, HINT_GIVEN: 1, "pair_removed": 2}
+_SERVICE_TYPES: dict[str, type[msgspec.Struct]] = {GAME_CREATED: GameCreated, GAME_SHOWN: GameShown,
+                                                   HINT_GIVEN: HintGiven}
+SERVICE_TAGS: frozenset[str] = frozenset(_SERVICE_TYPES)
 _typed_decoders = {name: msgspec.msgpack.Decoder(kind) for name, kind in _SERVICE_TYPES.items()}
 
 
@@ -107,7 +109,8 @@ def encode_payload(entry: AnyEntry) -> bytes:
 
 
 __all__ = [
-    "GAME_CREATED", "GAME_SHOWN", "UPCASTERS", "AnyEntry", "GameCreated", "GameShown", "PairRemoved",
+    "GAME_CREATED", "GAME_SHOWN", "HINT_GIVEN", "SERVICE_TAGS", "UPCASTERS", "AnyEntry", "GameCreated",
+    "GameShown", "HintGiven", "PairRemoved",
     "ServiceEntry", "UnknownEntry", "decode", "decode_payload", "encode_payload", "entry_tag", "new_entry",
     "schema_of",
 ]

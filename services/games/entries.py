@@ -2,7 +2,8 @@
 
 With the engine's events these make a game's log the whole proof of it: a checker re-derives who
 played, which deal (game, variant, deal algorithm version, seed), what kind of game it was, when the
-deal was first shown (the clock's start) and when it ended from the log alone, nothing beside it.
+deal was first shown (the clock's start), whether a hint was taken (the game is then "assisted") and
+when it ended from the log alone, nothing beside it.
 Versioning: fields are only ever added with defaults; a change of meaning is a new schema with an
 upcaster in services/games/codec.py.
 """
@@ -13,8 +14,11 @@ from typing import Any, Literal
 
 from msgspec import Struct
 
+from engine.intents import AnyIntent
+
 GAME_CREATED = "game_created"
 GAME_SHOWN = "game_shown"
+HINT_GIVEN = "hint_given"
 
 DEAL_VERSION = 1  # the shuffle that deals every game today (docs/rules/deal.md); recorded per game
 
@@ -60,3 +64,17 @@ class GameShown(Struct, frozen=True, tag=GAME_SHOWN, tag_field="type"):
 
     at_ms: int
     viewer_id: str
+
+
+class HintGiven(Struct, frozen=True, tag=HINT_GIVEN, tag_field="type"):
+    """A hint the server gave the player (practice games only): from then on the game is assisted.
+
+    `version` is the position it was computed for (engine events before it, which a check compares
+    with the log); `result` is "winnable" with `move` the next move of a winning line, or
+    "unwinnable" (proven: no winning line from there) with no move. An answer the search could not
+    settle within its budget tells nothing and is not logged."""
+
+    at_ms: int
+    version: int
+    result: str
+    move: AnyIntent | None = None

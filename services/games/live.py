@@ -13,7 +13,7 @@ from msgspec import Struct
 
 from engine import GameState
 
-from .entries import GameCreated
+from .entries import GameCreated, HintGiven
 
 ANSWERS_KEPT = 64  # answers remembered per game for retried move ids (the store keeps accepted ones for good)
 
@@ -39,12 +39,25 @@ class LiveGame:
         self.stream_version = stream_version  # every entry stored (creation and first look included)
         self.shown_at_ms: int | None = None
         self.finished_at_ms: int | None = None
+        self.hint_versions: list[int] = []  # stream versions of hint entries: not moves, but in the stream
+        self.last_hint: HintGiven | None = None
         self.lock = asyncio.Lock()
         self.answers: OrderedDict[str, MoveAnswer] = OrderedDict()
 
     @property
     def owner(self) -> str:
         return self.created.player_id
+
+    @property
+    def assisted(self) -> bool:
+        return bool(self.hint_versions)
+
+    def version_at(self, stream_version: int) -> int:
+        """The protocol version (moves stored) once the stream had `stream_version` entries: every
+        entry up to there that is not an engine event (the creation, the first look, hints) is left
+        out. The first look always comes before the first move."""
+        service_entries = 1 + (self.shown_at_ms is not None) + sum(v <= stream_version for v in self.hint_versions)
+        return stream_version - service_entries
 
     def remember(self, answer: MoveAnswer) -> None:
         self.answers[answer.move_id] = answer

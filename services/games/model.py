@@ -18,6 +18,7 @@ NO_SUCH_GAME = "no_such_game"
 STALE_VERSION = "stale_version"
 BAD_LOG = "bad_log"
 NOT_PUBLIC_YET = "not_public_yet"
+NOT_STARTED = "not_started"  # a race game before its race's start signal
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -47,6 +48,7 @@ class GameSummary(Struct, frozen=True):
     finished_at_ms: int | None = None  # the server's time of the game's last entry, once it is over
     challenge: str | None = None  # the daily challenge it belongs to (an attempt, or practice on its deal)
     ranked: bool = False
+    assisted: bool = False  # a hint was taken (practice games only): never ranked, marked for good
 
 
 class Snapshot(Struct, frozen=True):

@@ -19,7 +19,7 @@ from ..store import EventStore
 from ..store.keys import LOG_KEY_PATTERN, game_id_of_log_key, meta_key, player_games_key
 from .record import BadLog, GameLog, read_log
 
-META_FIELDS = ("player_id", "game", "kind", "status", "created_at_ms", "shown_at_ms", "finished_at_ms")
+META_FIELDS = ("player_id", "game", "kind", "status", "created_at_ms", "shown_at_ms", "finished_at_ms", "assisted")
 
 
 def final_state(log: GameLog) -> GameState:
@@ -45,6 +45,8 @@ def meta_of(log: GameLog, state: GameState) -> dict[str, Any]:
         meta["shown_at_ms"] = log.shown.at_ms
     if engine.is_over(state) and log.events:
         meta["finished_at_ms"] = log.events[-1].ts_ms
+    if log.assisted:
+        meta["assisted"] = 1  # only ever set: a hint marks the game for good
     return meta
 
 

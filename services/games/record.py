@@ -1,8 +1,10 @@
-"""A game's log read back: its creation, its first look, its engine events, with their server times.
+"""A game's log read back: its creation, its first look, its hints, its engine events, with their server times.
 
 `read_log` is the one place that turns a stream's stored entries into these facts; the service's
 rebuild, the projections' rebuild and the validator all read games through it, so they cannot
-disagree about what a log says.
+disagree about what a log says. A hint is not an engine event: it changes no position, only marks
+the game assisted, and it may only stand in a practice game's log, after the first look, naming the
+position it was given at; anything else is not a log this server wrote.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from engine import AnyEvent
 
 from ..store import StoredEvent
 from . import codec
-from .entries import GameCreated, GameShown
+from .entries import PRACTICE, GameCreated, GameShown, HintGiven
 
 
 class BadLog(ValueError):
@@ -37,6 +39,13 @@ class GameLog(Struct, frozen=True):
     shown: GameShown | None
     events: tuple[TimedEvent, ...]
     stream_version: int  # entries in the stream
+    hints: tuple[HintGiven, ...] = ()
+    hint_versions: tuple[int, ...] = ()  # the stream versions of the hint entries
+
+    @property
+    def assisted(self) -> bool:
+        """A hint was taken: the game is marked assisted for good."""
+        return bool(self.hints)
 
     @property
     def version(self) -> int:
@@ -54,6 +63,8 @@ def read_log(entries: Sequence[StoredEvent]) -> GameLog:
     created: GameCreated | None = None
     shown: GameShown | None = None
     events: list[TimedEvent] = []
+    hints: list[HintGiven] = []
+    hint_versions: list[int] = []
     for stored in entries:
         try:
             entry = codec.decode(stored)
@@ -71,7 +82,16 @@ def read_log(entries: Sequence[StoredEvent]) -> GameLog:
             if events:
                 raise BadLog("game_shown after a move: the deal was played before it was shown", stored.version)
             shown = entry
+        elif isinstance(entry, HintGiven):
+            if created.kind != PRACTICE:
+                raise BadLog(f"a hint in a {created.kind} game: hints exist only in practice games", stored.version)
+            if shown is None:
+                raise BadLog("a hint before the deal was shown", stored.version)
+            if entry.version != len(events):
+                raise BadLog(f"a hint for version {entry.version} logged at version {len(events)}", stored.version)
+            hints.append(entry)
+            hint_versions.append(stored.version)
         else:
             events.append(TimedEvent(entry, stored.version, stored.ts_ms))
     assert created is not None
-    return GameLog(created, shown, tuple(events), entries[-1].version)
+    return GameLog(created, shown, tuple(events), entries[-1].version, tuple(hints), tuple(hint_versions))

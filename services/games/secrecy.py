@@ -5,13 +5,13 @@ A game on a daily challenge's deal (the attempt, and practice on the same deal) 
 the challenge's reveal, for everyone, its own player included; nobody but the player may watch it
 before then. A race game stays secret until its race has ended. The challenge's reveal time is a pure
 function of its key (the UTC date it opens); a race's end is known to the races service, which
-tells this policy through `race_ended`.
+tells this policy through `race_ended`. Hints follow the same line: none on a deal still secret.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from .entries import GameCreated
 
@@ -34,9 +34,25 @@ def challenge_reveal_ms(challenge_key: str) -> int | None:
     return None if opens is None else opens + DAY_MS + GRACE_MS
 
 
+async def _nothing_to_learn(race_id: str) -> None:
+    return None
+
+
 class DealSecrecy:
-    def __init__(self, race_ended: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        race_ended: Callable[[str], bool] | None = None,
+        race_learn: Callable[[str], Awaitable[None]] | None = None,
+    ) -> None:
+        # `race_ended` answers from what this process knows; `race_learn` brings that knowledge up to
+        # date (a race may have ended through another process). Not knowing keeps the deal secret.
         self.race_ended = race_ended or (lambda race_id: False)
+        self.race_learn = race_learn or _nothing_to_learn
+
+    async def refresh(self, created: GameCreated) -> None:
+        """Bring what the policy knows about this game's contest up to date (before answering on it)."""
+        if created.links.race is not None and not self.race_ended(created.links.race):
+            await self.race_learn(created.links.race)
 
     def deal_public(self, created: GameCreated, over: bool, now_ms: int) -> bool:
         """Whether the seed and the whole deal of this game may go to anyone now. `over`: the game
@@ -49,6 +65,12 @@ class DealSecrecy:
         daily's or race's deal is public (until then its progress goes out as counts, never cards)."""
         if viewer_id == created.player_id:
             return True
+        contest = self._contest_public(created, now_ms)
+        return contest is None or contest
+
+    def may_hint(self, created: GameCreated, now_ms: int) -> bool:
+        """Whether a hint may be computed for this game's deal now: a hint comes from a winning line
+        found with every card known, so a daily's or race's deal gets none before it is public."""
         contest = self._contest_public(created, now_ms)
         return contest is None or contest
 

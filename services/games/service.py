@@ -8,8 +8,10 @@ get the first answer: accepted moves through the store's move-id record (durable
 rejected ones from a per-game memory.
 
 The log holds everything that counts: ``game_created`` (deal, player, kind, links), ``game_shown``
-(the first look by anyone: the clock's start, always before the first move) and the engine events
-with the server's times. Beside it the service keeps projections (services/games/projections.py): a
+(the first look by anyone: the clock's start, always before the first move), ``hint_given`` (a hint
+a practice game took: services/games/hints.py) and the engine events with the server's times. A race game is the exception to "the first look starts
+the clock": its race logs the look at the start signal (`show_at`), and until then nobody may open or
+move it. Beside it the service keeps projections (services/games/projections.py): a
 meta hash per game and a sorted set of each player's games, both rebuildable from the logs.
 """
 
@@ -27,7 +29,7 @@ from engine.state import FINISHED
 
 from . import codec
 from .appender import Appender
-from .entries import CASUAL, CASUAL_KINDS, PRACTICE, GameCreated, GameLinks, GameShown, Kind
+from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, GameShown, Kind
 from .projections import write_projections
 from .record import BadLog, GameLog, read_log
 from .secrecy import DealSecrecy
@@ -37,6 +39,7 @@ from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     GAME_ID,
     NO_SUCH_GAME,
     NOT_PUBLIC_YET,
+    NOT_STARTED,
     NOT_YOUR_GAME,
     STALE_VERSION,
     GameSummary,
@@ -58,6 +61,13 @@ class ResultsHook(Protocol):
     async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None: ...
 
     async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None: ...
+
+
+class MoveHook(Protocol):
+    """Who hears every accepted move, with the snapshot after it (a race's progress feed). Called in
+    the move path: it must not wait on the network."""
+
+    def moved(self, live: LiveGame, snapshot: Snapshot) -> None: ...
 
 
 class NoResults:
@@ -107,6 +117,7 @@ class GameService:
         self.appender = appender or Appender(store)
         self.results: ResultsHook = results or NoResults()
         self.secrecy = secrecy or DealSecrecy()
+        self.move_hook: MoveHook | None = None
 
     # Creating ---------------------------------------------------------------------------------
 
@@ -177,9 +188,11 @@ class GameService:
     async def refresh(self, game_id: str) -> LiveGame | None:
         """The live game, rebuilt when the log has moved on (another gateway process wrote to it)."""
         live = self.live.get(game_id)
-        if live is not None and await self.store.version(stream_of(game_id)) == live.stream_version:
-            return live
-        return await self.rebuild(game_id)
+        if live is None or await self.store.version(stream_of(game_id)) != live.stream_version:
+            live = await self.rebuild(game_id)
+        if live is not None:
+            await self.secrecy.refresh(live.created)  # a race may have ended in another process
+        return live
 
     async def rebuild(self, game_id: str, *, verify: bool = False) -> LiveGame | None:
         """Fold the log into a fresh live game. `verify` re-decides every event (tamper check)."""
@@ -206,6 +219,8 @@ class GameService:
             state = engine.fold(start, events)
         live = LiveGame(game_id, created, state, log.version, log.stream_version)
         live.shown_at_ms = log.shown.at_ms if log.shown is not None else None
+        live.hint_versions = list(log.hint_versions)
+        live.last_hint = log.hints[-1] if log.hints else None
         if engine.is_over(state) and log.events:
             live.finished_at_ms = log.events[-1].ts_ms
         previous = self.live.get(game_id)
@@ -238,8 +253,10 @@ class GameService:
                 answer = MoveAnswer(move_id, False, live.version, decided.code, decided.message)
                 live.remember(answer)
                 return MoveResult(answer)
+            if live.shown_at_ms is None and live.created.kind == RACE:
+                return _rejected(move_id, live.version, NOT_STARTED, "the race has not started yet")
             if live.shown_at_ms is None:  # a move is a look: the log shows the deal before any move
-                live = await self._show(live, player_id)
+                live = await self.show(live, player_id)
                 if live.version != expected_version:  # another process moved first
                     return await self._stale(live, move_id, expected_version)
             entries = [codec.new_entry(event) for event in decided]
@@ -260,15 +277,18 @@ class GameService:
                 await self._record_status(live, result.ts_ms)
             answer = MoveAnswer(move_id, True, live.version)
             live.remember(answer)
-            return MoveResult(answer, self.snapshot_of(live))
+            snapshot = self.snapshot_of(live)
+            if self.move_hook is not None:
+                self.move_hook.moved(live, snapshot)
+            return MoveResult(answer, snapshot)
 
     async def _stale(self, live: LiveGame, move_id: str, expected_version: int) -> MoveResult:
         """The client's version is not ours: a retry of a stored move, another process's write, or stale."""
         prior = await self.store.move_result(stream_of(live.game_id), move_id)
         fresh = await self.rebuild(live.game_id) or live
         if prior is not None:
-            # prior: the stream version the move made; entries before the first move are not moves.
-            answer = MoveAnswer(move_id, True, prior - (fresh.stream_version - fresh.version))
+            # prior: the stream version the move made; the service's own entries are not moves.
+            answer = MoveAnswer(move_id, True, fresh.version_at(prior))
             fresh.remember(answer)
             return MoveResult(answer, self.snapshot_of(fresh))
         message = f"the game is at version {fresh.version}, the move was made at version {expected_version}"
@@ -302,16 +322,30 @@ class GameService:
             return None
         if not self.secrecy.may_watch(live.created, viewer_id, self.clock()):
             return Refusal(NOT_PUBLIC_YET, "only its player may open this game until its deal is public")
+        if live.shown_at_ms is None and live.created.kind == RACE:
+            return Refusal(NOT_STARTED, "a race game opens at its race's start signal")
         if live.shown_at_ms is None:
             async with live.lock:
-                live = await self._show(live, viewer_id)
+                live = await self.show(live, viewer_id)
         return self.snapshot_of(live), viewer_id == live.owner
 
-    async def _show(self, live: LiveGame, viewer_id: str) -> LiveGame:
+    async def show_at(self, game_id: str, at_ms: int, viewer_id: str) -> LiveGame | None:
+        """Log the first look at a given time (a race's start signal, for its racer's game) unless the
+        log has one already; the live game. A time before the game's creation is taken as its creation
+        (a look before the deal existed would run the log's clock backwards); a future one is refused."""
+        live = await self.refresh(game_id)
+        if live is None or live.shown_at_ms is not None:
+            return live
+        if at_ms > self.clock():
+            raise ValueError(f"game {game_id}: a first look at {at_ms} is in the future")
+        async with live.lock:
+            return await self.show(live, viewer_id, max(at_ms, live.created.created_at_ms))
+
+    async def show(self, live: LiveGame, viewer_id: str, at_ms: int | None = None) -> LiveGame:
         """Log the first look unless the log has one; the live game with its shown time."""
         if live.shown_at_ms is not None:
             return live
-        shown = GameShown(at_ms=self.clock(), viewer_id=viewer_id)
+        shown = GameShown(at_ms=self.clock() if at_ms is None else at_ms, viewer_id=viewer_id)
         try:
             result = await self.store.append(stream_of(live.game_id), live.stream_version, [codec.new_entry(shown)])
         except VersionConflict:  # another process logged a look (or a move) first: the log has the answer
@@ -378,6 +412,7 @@ class GameService:
             finished_at_ms=live.finished_at_ms,
             challenge=created.links.challenge,
             ranked=created.ranked,
+            assisted=live.assisted,
         )
 
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:
@@ -386,8 +421,8 @@ class GameService:
         summaries = []
         for raw in ids:
             summary = await self.summary(_text(raw))
-            if summary is not None:
-                summaries.append(summary)
+            if summary is not None and not (summary.kind == RACE and summary.elapsed_ms is None):
+                summaries.append(summary)  # a race game is listed from its start signal on, never before
         return summaries
 
 

@@ -8,9 +8,6 @@ through other gateway processes arrive over the same fan-out as game updates. De
 
 from __future__ import annotations
 
-import asyncio
-from collections import deque
-
 import msgspec
 from litestar import WebSocket, websocket
 from litestar.di import NamedDependency
@@ -22,6 +19,7 @@ from .fanout import Fanout
 from .game_socket import published
 from .messages import BoardS2C, ErrorS2C, PingC2S, PongS2C, decode_c2s, encode_s2c
 from .overload import UNAVAILABLE_ERRORS
+from .pushes import VersionedPushes
 
 OUTBOX_LIMIT = 64
 
@@ -42,33 +40,16 @@ def announcer(fanout: Fanout, tournaments: TournamentService):
     return announce
 
 
-class BoardSocket:
+class BoardSocket(VersionedPushes):
+    outbox_limit = OUTBOX_LIMIT
+
     def __init__(self, socket: WebSocket, fanout: Fanout, tournaments: TournamentService, challenge: str) -> None:
+        super().__init__()
         self.socket, self.fanout, self.tournaments, self.challenge = socket, fanout, tournaments, challenge
         self.channel = board_channel(challenge)
-        self.sent_version = -1
-        self.outbox: deque[bytes] = deque(maxlen=OUTBOX_LIMIT)
-        self.draining: asyncio.Task | None = None
 
     async def send(self, frame: bytes) -> None:
         await self.socket.send({"type": "websocket.send", "text": frame.decode()})
-
-    def push(self, version: int, frame: bytes) -> None:
-        if version <= self.sent_version:
-            return
-        self.sent_version = version
-        self.outbox.append(frame)
-        if self.draining is None:
-            self.draining = asyncio.get_running_loop().create_task(self._drain())
-
-    async def _drain(self) -> None:
-        try:
-            while self.outbox:
-                await self.send(self.outbox.popleft())
-        except Exception:  # noqa: BLE001  the socket closed under us; the receive loop ends the connection
-            self.outbox.clear()
-        finally:
-            self.draining = None
 
     async def send_current(self) -> None:
         await self.fanout.ready(self.channel)
@@ -94,8 +75,7 @@ class BoardSocket:
                     await self._answer(self.send_current)
         finally:
             self.fanout.unwatch(self.channel, self)
-            if self.draining is not None:
-                self.draining.cancel()
+            self.stop_pushing()
 
     async def _answer(self, step) -> None:
         try:

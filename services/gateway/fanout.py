@@ -22,7 +22,7 @@ import logging
 import secrets
 from collections import Counter
 
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
 from .local_sockets import LocalSockets, UpdateSink
 from .overload import UNAVAILABLE_ERRORS, warnings
@@ -102,7 +102,10 @@ class Fanout:
 
     async def _subscribe(self, channel: str, confirmed: asyncio.Future[None]) -> None:
         try:
-            await self.link.subscribe([channel])
+            try:
+                await self.link.subscribe([channel])
+            except RuntimeError as exc:  # redis-py reconnecting under the reader's feet: the link is not back yet
+                raise RedisConnectionError(f"the pub/sub connection is being restored: {exc}") from exc
         except UNAVAILABLE_ERRORS as exc:
             warnings.warn("subscribing", exc)
             self._confirmed(channel, sent=False)
@@ -127,24 +130,36 @@ class Fanout:
                 continue  # (an empty UNSUBSCRIBE would leave every channel)
             try:
                 await self.link.unsubscribe(gone)
-            except UNAVAILABLE_ERRORS as exc:
-                # A lost connection: redis-py subscribes the next one to these again, and that confirmation
-                # (for a channel nobody watches) brings them back here.
+            except (*UNAVAILABLE_ERRORS, RuntimeError) as exc:
+                # A lost connection (or one being restored): try again a little later, until it is back.
                 warnings.warn("unsubscribing", exc)
+                self._leaving.update(gone)
+                await asyncio.sleep(self.retry_seconds)
 
     # Receiving --------------------------------------------------------------------------------
 
     async def _read_forever(self) -> None:
         """One reader for the process: confirmations, and other processes' updates for our sockets."""
         origin = self.origin
+        lost = False
         while True:
             try:
                 received = await self.link.receive(self.read_timeout)
-            except UNAVAILABLE_ERRORS as exc:
+            except (*UNAVAILABLE_ERRORS, RuntimeError, AttributeError) as exc:
+                # RuntimeError, AttributeError: while the connection comes back, redis-py's reconnect (started
+                # by a SUBSCRIBE) may read it at the same time as this loop, or find it half made. The one
+                # reader must not die of it: it is the connection not back yet.
+                if isinstance(exc, (RuntimeError, AttributeError)):  # to waiters: the connection is not back yet
+                    exc = RedisConnectionError(f"the pub/sub connection is being restored: {exc}")
                 warnings.warn("reading updates", exc)
                 self._connection_lost(exc)
+                lost = True
                 await asyncio.sleep(self.retry_seconds)
                 continue
+            if lost:  # back: drop what redis-py subscribed the new connection to that nobody watches now
+                lost = False
+                for channel in self.link.subscribed() - set(self._subscribed):
+                    self._leave(channel)
             if received is None:
                 continue
             if received.kind == MESSAGE:

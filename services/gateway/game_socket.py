@@ -7,8 +7,6 @@ of this process get it directly, other gateway processes over Redis pub/sub (see
 
 from __future__ import annotations
 
-import asyncio
-from collections import deque
 
 from litestar import WebSocket
 
@@ -30,6 +28,7 @@ from .messages import (
     encode_s2c,
 )
 from .overload import UNAVAILABLE_ERRORS, warnings
+from .pushes import VersionedPushes
 from .rate_limit import TokenBucket
 
 CLOSE_UNAUTHORIZED = 4401
@@ -56,7 +55,9 @@ def published(version: int, frame: bytes) -> bytes:
     return b"%d\n" % version + frame
 
 
-class GameSocket:
+class GameSocket(VersionedPushes):
+    outbox_limit = OUTBOX_LIMIT
+
     def __init__(
         self,
         socket: WebSocket,
@@ -66,6 +67,7 @@ class GameSocket:
         game_id: str,
         viewer_id: str,
     ) -> None:
+        super().__init__()
         self.socket = socket
         self.service = service
         self.fanout = fanout
@@ -74,10 +76,7 @@ class GameSocket:
         self.game_id = game_id
         self.viewer_id = viewer_id
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-        self.sent_version = -1  # the newest version this socket has shown
         self.flooding = False
-        self.outbox: deque[bytes] | None = None  # made on the first pushed update (idle sockets: none)
-        self.draining: asyncio.Task | None = None
 
     async def send(self, frame: bytes) -> None:
         # The ASGI event itself: send_text's checks and copies are per frame, twice per move.
@@ -99,8 +98,7 @@ class GameSocket:
                 await self.on_frame(message.get("text") or message.get("bytes") or b"")
         finally:
             self.fanout.unwatch(self.channel, self)
-            if self.draining is not None:
-                self.draining.cancel()
+            self.stop_pushing()
 
     async def send_snapshot(self) -> bool:
         await self.fanout.ready(self.channel)  # other processes' updates reach us from here on
@@ -118,26 +116,6 @@ class GameSocket:
         self.sent_version = snapshot.version
         await self.send(encode_s2c(SnapshotS2C("player" if is_player else "spectator", snapshot)))
         return True
-
-    def push(self, version: int, frame: bytes) -> None:
-        """Queue an update for this socket unless it already showed that version; sends keep order."""
-        if version <= self.sent_version:
-            return  # this socket already showed it (its own move, or a newer snapshot)
-        self.sent_version = version
-        if self.outbox is None:
-            self.outbox = deque(maxlen=OUTBOX_LIMIT)
-        self.outbox.append(frame)
-        if self.draining is None:
-            self.draining = asyncio.get_running_loop().create_task(self._drain())
-
-    async def _drain(self) -> None:
-        try:
-            while self.outbox:
-                await self.send(self.outbox.popleft())
-        except Exception:  # noqa: BLE001  the socket closed under us; the receive loop ends the connection
-            self.outbox.clear()
-        finally:
-            self.draining = None
 
     async def on_frame(self, data: str | bytes) -> None:
         if not self.bucket.take():

@@ -1,4 +1,4 @@
-"""The one init plugin: wires Redis, the event store, the game service, identity, limits and the fan-out.
+"""The one init plugin: wires Redis, the services (games, tournaments, races), identity, limits and the fan-out.
 
 Redis comes from `settings.redis_url` (`arena serve` starts the embedded server first when none
 is set). The fan-out carries updates over Redis pub/sub, so several gateway processes on one
@@ -19,6 +19,7 @@ from litestar.di import Provide
 from litestar.exceptions import HTTPException, TooManyRequestsException
 from litestar.plugins import InitPluginProtocol
 
+from ..games.hints import Hints
 from ..games.service import GameService
 from ..identity import Identity, TokenClaims, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url, server_client
@@ -32,8 +33,10 @@ from .fanout import Fanout
 from .overload import UNAVAILABLE_ERRORS
 from .pubsub_link import Link, PubSubLink
 from .sharded_link import ShardedPubSubLink
+from ..races.service import RaceService
 from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
+from .hint_routes import HintsController
 from .http import GamesController, health, ready
 from .account_routes import AccountsController
 from .board_socket import announcer, board_socket
@@ -44,6 +47,9 @@ from ..logging import never_log
 from ..metrics.exposition import forget_this_process
 from ..store.replication import resolve_replica_ack
 from .metrics_routes import metrics
+from .race_frames import RaceFanout
+from .race_routes import RacesController, RatingsController
+from .race_socket import race_socket
 from .replay_routes import ReplaysController
 from .session_routes import PlayersController, SessionController, TicketsController
 from .sockets import echo_socket, game_socket
@@ -58,6 +64,10 @@ def _service(state: State) -> GameService:
 
 def _tournaments(state: State) -> TournamentService:
     return state.tournaments
+
+
+def _races(state: State) -> RaceService:
+    return state.races
 
 
 def _sessions(state: State) -> Sessions:
@@ -98,7 +108,10 @@ class ArenaPlugin(InitPluginProtocol):
             running = ProcessServices(client, self.settings, replica_ack=ack)
             app.state.service, app.state.validators = running.games, running.validators
             app.state.tournaments = running.tournaments
+            app.state.hints = hints = Hints(running.games, budget=self.settings.hint_nodes)
             running.tournaments.board_changed = announcer(self.fanout, running.tournaments)
+            app.state.races = running.races
+            running.races.feed = RaceFanout(self.fanout)
             app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds)
             register_limit_store(app, client)
             await self.fanout.start()
@@ -106,6 +119,7 @@ class ArenaPlugin(InitPluginProtocol):
             try:
                 yield
             finally:
+                hints.close()
                 await running.stop()
                 forget_this_process()
         finally:
@@ -126,12 +140,14 @@ class ArenaPlugin(InitPluginProtocol):
                 "claims": Provide(current_claims),
                 "player_id": Provide(current_player),
                 "tournaments": Provide(_tournaments, sync_to_thread=False),
+                "races": Provide(_races, sync_to_thread=False),
             }
         )
         app_config.signature_namespace.update(
             {
                 "GameService": GameService,
                 "TournamentService": TournamentService,
+                "RaceService": RaceService,
                 "Identity": Identity,
                 "Settings": Settings,
                 "Fanout": Fanout,
@@ -148,8 +164,8 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.middleware.extend(limit_middleware(settings))
         app_config.route_handlers.extend(
             [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
-             ReplaysController, DailiesController, StatsController, AccountsController, health, ready, game_socket,
-             board_socket, metrics]
+             ReplaysController, DailiesController, StatsController, AccountsController, RacesController,
+             RatingsController, health, ready, game_socket, board_socket, race_socket, metrics, HintsController]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

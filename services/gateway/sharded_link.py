@@ -118,6 +118,10 @@ class ShardedPubSubLink:
             if listener is not None:
                 await self._forget_on(listener, channel)
 
+    def subscribed(self) -> set[str]:
+        """The channels this link holds (or, for orphans, is subscribing again) on some master."""
+        return set(self.homes) | self.orphans
+
     async def _forget_on(self, listener: NodeListener, channel: str) -> None:
         if _name_of(listener, self.by_node) is not None:  # else dropped: the connection is gone already
             try:

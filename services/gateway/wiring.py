@@ -1,8 +1,13 @@
 """What one `arena serve` process runs beside its sockets, wired together: the game service, the
-replay validator's workers and submitter, the tournaments service and its daily scheduler.
+replay validator's workers and submitter, the tournaments service and its daily scheduler, the race
+service and its timers.
 
-The game service tells the validator (first) and the tournaments how each game ended; the validator
-asks the tournaments which seed a daily attempt had to be dealt from and tells them each verdict.
+The game service tells the validator (first: a win is submitted before anyone waits on its verdict),
+the tournaments, the races and the retention how each game ended, and the races every accepted move
+(their progress feed). A race game's deal stays secret until its race has ended. The validator asks
+the tournaments which seed a daily attempt had to be dealt from and the races which seed a race game
+had, and tells both each verdict (each ignores the games not its own). The gateway gives the races
+their feed (race_frames.RaceFanout) once its fan-out exists.
 """
 
 from __future__ import annotations
@@ -13,13 +18,21 @@ from typing import Any
 
 from ..games.appender import Appender
 from ..games.retention import Retention
+from ..games.secrecy import DealSecrecy
 from ..games.service import AllResults, GameService
+from ..races.deal_pool import DealPool
+from ..races.ratings import Ratings
+from ..races.service import RaceService
+from ..races.store import RaceStore
+from ..races.wiring import verdict_lookup
 from ..clock import server_clock
 from ..settings import Settings
+from ..solver_pool import stop_solver_pool
 from ..store import EventStore
 from ..store.replication import ReplicaAck
 from ..tournaments.scheduler import DailyScheduler
 from ..tournaments.service import TournamentService, load_tournament_secret
+from ..validator.queue import every_sink, first_seed
 from ..validator.runtime import Validators
 
 
@@ -32,9 +45,17 @@ class ProcessServices:
         secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
         self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games)
         self.retention = Retention(client, days=settings.retention_days, clock=store.clock)
-        self.games.results = AllResults(self.validators.submitter, self.tournaments, self.retention)
-        self.validators.queue.seeds = self.tournaments.seed_for
-        self.validators.queue.sink = self.tournaments.verdict
+        queue = self.validators.queue
+        self.races = RaceService(
+            RaceStore(client, clock=store.clock, replica_ack=replica_ack), self.games, countdown_ms=settings.race_countdown_ms,
+            deals=DealPool(client, size=settings.race_deal_pool, in_worker=True), ratings=Ratings(client),
+            verdicts=verdict_lookup(queue),
+        )
+        self.games.results = AllResults(self.validators.submitter, self.tournaments, self.races, self.retention)
+        self.games.move_hook = self.races
+        self.games.secrecy = DealSecrecy(race_ended=self.races.has_ended, race_learn=self.races.learn)
+        queue.seeds = first_seed(self.tournaments.seed_for, self.races.seed_of)
+        queue.sink = every_sink(self.tournaments.verdict, self.races.on_verdict)
         self.scheduler = DailyScheduler(self.tournaments)
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
@@ -42,6 +63,7 @@ class ProcessServices:
 
     def start(self) -> None:
         self.validators.start()
+        self.races.start_timers()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self.retention.run(self._stop))]
         if self.run_scheduler:
@@ -53,4 +75,6 @@ class ProcessServices:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.races.stop_timers()
         await self.validators.stop()
+        stop_solver_pool()

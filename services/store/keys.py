@@ -8,10 +8,11 @@ hash tag for the same reason. Nothing else in the project spells a key.
 from __future__ import annotations
 
 PREFIX = "arena:"
-GAME_PREFIX = f"{PREFIX}game:"
-
-
 GAME_STREAMS = "game"  # the store's default namespace: game logs; others: "daily", "race"
+RACE_STREAMS = "race"
+GAME_PREFIX = f"{PREFIX}{GAME_STREAMS}:"
+# Every namespace the event store knows: a typo must not open a stream nothing else ever reads.
+NAMESPACES = frozenset({GAME_STREAMS, "daily", RACE_STREAMS})
 
 
 def log_key(stream_id: str, namespace: str = GAME_STREAMS) -> str:
@@ -59,11 +60,12 @@ def updates_channel(game_id: str) -> str:
 
 
 LOG_KEY_PATTERN = f"{GAME_PREFIX}{{*}}:log"  # SCAN pattern matching every game's stream
+RACE_LOG_KEY_PATTERN = f"{PREFIX}{RACE_STREAMS}:{{*}}:log"  # ... and every race's stream
 
 
-def game_id_of_log_key(key: str) -> str | None:
-    """The game id in a key `log_key` made, or None for any other key."""
-    head, tail = f"{GAME_PREFIX}{{", "}:log"
+def game_id_of_log_key(key: str, namespace: str = GAME_STREAMS) -> str | None:
+    """The stream id (a game's, by default) in a key `log_key` made, or None for any other key."""
+    head, tail = f"{PREFIX}{namespace}:{{", "}:log"
     if key.startswith(head) and key.endswith(tail) and len(key) > len(head) + len(tail):
         return key[len(head) : -len(tail)]
     return None
@@ -148,6 +150,66 @@ def account_key(player_id: str) -> str:
 def account_name_key(folded_name: str) -> str:
     """String: the player id owning a display name, by its case-folded form (SET NX claims it)."""
     return f"{PREFIX}account-name:{{{folded_name}}}"
+
+
+# Races: a race's own keys share the hash tag `{<race id>}` (its stream is `log_key(id, "race")`).
+RACE_PREFIX = f"{PREFIX}race:"
+
+
+def race_code_key(code: str) -> str:
+    """String: the race id a short join code names (SET NX claims a code)."""
+    return f"{PREFIX}race-code:{{{code}}}"
+
+
+def player_race_key(player_id: str) -> str:
+    """String: the race a player has a seat in now (one at a time); cleared when they leave or it ends."""
+    return f"{PREFIX}player:{{{player_id}}}:race"
+
+
+def race_presence_key(race_id: str) -> str:
+    """Hash: racer -> how many race sockets they have open (a count across gateway processes)."""
+    return f"{RACE_PREFIX}{{{race_id}}}:presence"
+
+
+def races_due_key() -> str:
+    """Sorted set: race id -> when it next needs a look (its start signal, its time limit, a verdict)."""
+    return f"{PREFIX}{{races}}:due"
+
+
+def race_channel(race_id: str) -> str:
+    """Pub/sub channel carrying a race's versioned s2c.race frames between gateway processes."""
+    return f"{PREFIX}race-updates:{race_id}"
+
+
+def racer_channel(race_id: str, player_id: str) -> str:
+    """Pub/sub channel carrying one racer's versioned progress (counts only) in a race."""
+    return f"{PREFIX}race-progress:{race_id}:{player_id}"
+
+
+# Ratings per game and variant: one board's keys share the hash tag `{ratings:<game>/<variant>}`.
+def ratings_key(board: str) -> str:
+    """Hash: player id -> msgpack rating (mu, sigma, races)."""
+    return f"{PREFIX}{{ratings:{board}}}:players"
+
+
+def ratings_board_key(board: str) -> str:
+    """Sorted set: player id -> the rating's conservative value (mu - 3 sigma), for the leaderboard."""
+    return f"{PREFIX}{{ratings:{board}}}:board"
+
+
+def ratings_rated_key(board: str) -> str:
+    """Hash: race id -> when its results were rated (each race counts once)."""
+    return f"{PREFIX}{{ratings:{board}}}:rated"
+
+
+def ratings_lock_key(board: str) -> str:
+    """String: the one process rating a race of this board now (SET NX PX)."""
+    return f"{PREFIX}{{ratings:{board}}}:lock"
+
+
+def race_deals_key(board: str) -> str:
+    """List: proven-winnable secret deals (msgpack) chosen ahead for new races of a board, each used once."""
+    return f"{PREFIX}race-deals:{{{board}}}"
 
 
 def scheduler_lock_key(job: str) -> str:

@@ -1,10 +1,12 @@
-"""EventStore: append-only event streams on Redis Streams, one stream per game.
+"""EventStore: append-only event streams on Redis Streams, one stream per game (or per race).
 
 Keys (all of a game's keys share the hash tag `{<game id>}`, so they sit in one cluster slot and one
 Lua script may touch them together):
 - `arena:game:{<id>}:log`   the stream; entry id `0-<version>`, one field `e` = msgpack StoredEvent.
 - `arena:game:{<id>}:moves` hash: client move id -> version the move was stored at.
 Never a TTL or MAXLEN on either: the log is forever (it is the game).
+A store has a namespace, the keys' first part: "game" (the default) for games, "race" for races
+(`arena:race:{<id>}:log`), so each kind of stream is found by its own scan pattern.
 
 Works with `redis.asyncio.Redis` and `redis.asyncio.RedisCluster` clients (see services.redis.client).
 """
@@ -32,7 +34,7 @@ from services.store.envelope import (
     moves_key,
 )
 from services.store.errors import StoreError, VersionConflict
-from services.store.keys import GAME_STREAMS
+from services.store.keys import GAME_STREAMS, NAMESPACES
 from services.store.replication import ReplicaAck, ReplicaTimeout, add_wait, node_of
 
 
@@ -56,6 +58,8 @@ class EventStore:
         namespace: str = GAME_STREAMS,
         replica_ack: ReplicaAck | None = None,
     ) -> None:
+        if namespace not in NAMESPACES:
+            raise ValueError(f"namespace must be one of {sorted(NAMESPACES)}, not {namespace!r}")
         self.client = client
         self.clock = clock
         self.namespace = namespace  # whose streams: game logs by default; "daily", "race" for theirs

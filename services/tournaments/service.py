@@ -12,11 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import multiprocessing
-import os
-import threading
-import time
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -27,6 +22,7 @@ from engine.intents import ResignIntent
 from ..games.entries import DAILY, PRACTICE, GameCreated, GameLinks
 from ..games.model import GameSummary
 from ..games.service import GameService
+from ..solver_pool import solver_pool
 from ..store import EventStore, VersionConflict
 from ..store.keys import attempt_stream_id, daily_board_version_key, daily_stream_id
 from ..validator.verdict import Verdict
@@ -99,7 +95,7 @@ class TournamentService:
         # The solver is seconds of CPU work: in a worker process, so this process's sockets (and its GIL)
         # keep being served meanwhile.
         loop = asyncio.get_running_loop()
-        pick = await loop.run_in_executor(_solver_pool(), _pick, self.secret, ref.date, daily.game,
+        pick = await loop.run_in_executor(solver_pool(), _pick, self.secret, ref.date, daily.game,
                                           daily.variant, daily.game, PROOF_COUNTERS)
         if isinstance(pick, RuleError):  # no proof within the budget: the weaker check, recorded as such
             check = FALLBACK_CHECK
@@ -288,29 +284,6 @@ class TournamentService:
         if prepared is None:
             raise LookupError(f"no challenge {key!r}")
         return prepared.sealed.seed
-
-
-_POOL: ProcessPoolExecutor | None = None
-
-
-def _solver_pool() -> ProcessPoolExecutor:
-    # Spawned, not forked: a forked worker inherits the server's listening socket, and outlives a server killed
-    # with SIGKILL holding it, so the dead server's port accepts connections nobody ever answers.
-    # And it leaves when the server does, however the server ended (a worker waits on its queue forever).
-    global _POOL
-    if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_exit_with_parent, initargs=(os.getpid(),))
-    return _POOL
-
-
-def _exit_with_parent(parent: int) -> None:
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def _pick(secret: bytes, date: str, game: str, variant: dict, check_game: str, counters: int):

@@ -64,6 +64,30 @@ async def no_sink(created: GameCreated, verdict: Verdict) -> None:
     return None
 
 
+def first_seed(*authorities: SeedAuthority) -> SeedAuthority:
+    """One authority from several, each answering for its own kind of game (the tournaments for daily
+    attempts, the races for race games): the first seed one names; None when none does."""
+
+    async def seed_of(created: GameCreated) -> int | None:
+        for authority in authorities:
+            seed = await authority(created)
+            if seed is not None:
+                return seed
+        return None
+
+    return seed_of
+
+
+def every_sink(*sinks: VerdictSink) -> VerdictSink:
+    """One sink telling several in turn; each ignores the verdicts of games not its own."""
+
+    async def tell(created: GameCreated, verdict: Verdict) -> None:
+        for sink in sinks:
+            await sink(created, verdict)
+
+    return tell
+
+
 _encoder = msgspec.msgpack.Encoder()
 _submission = msgspec.msgpack.Decoder(Submission)
 _stored = msgspec.msgpack.Decoder(StoredVerdict)

@@ -36,14 +36,19 @@ class Board:
     # Starting games --------------------------------------------------------------------------
     def new_game(self, game: str, seed: int | None = None, preset: str | None = None) -> str:
         """Deal through the start page; `preset` is the title of one of the game's presets (the
-        menu's default when absent). Returns the game id."""
+        menu's default when absent). When the page asks first because an unfinished casual or
+        practice game would be resigned, the answer is yes. Returns the game id."""
         self.page.goto("/#/")
         self.page.check(f"input[name=game][value='{game}']")
         if preset is not None:
             self.page.select_option("select[name=preset]", label=preset)
         if seed is not None:
             self.page.fill("input[name=seed]", str(seed))
-        self.page.click("button[type=submit]")
+        self.page.click("#new-game button[type=submit]")
+        self.page.wait_for_function(
+            "location.hash.startsWith('#/play/') || document.querySelector('#abandon-dialog[open]') !== null")
+        if self.page.locator("#abandon-dialog[open]").count():
+            self.page.click("#abandon-dialog [data-abandon=go]")
         self.page.wait_for_url("**/#/play/*")
         self.wait_ready(0)
         self.wait_online()

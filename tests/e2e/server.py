@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -76,6 +77,13 @@ class ArenaServer:
             self.process.kill()
             self.process.wait()
         self.process = None
+
+    def embedded_redis_url(self) -> str:
+        """The URL of the embedded Redis this server started (its first line says it), for tests that
+        read what the server stored."""
+        found = re.findall(r"redis: embedded (redis://\S+?)\)", self.log_path.read_text(errors="replace"))
+        assert found, f"the server did not say where its Redis is:\n{self.log_tail()}"
+        return found[-1]  # the latest start (the log is appended to on a restart)
 
     def log_tail(self, lines: int = 40) -> str:
         if not self.log_path or not self.log_path.exists():

@@ -12,13 +12,21 @@ from web_client import STATIC_DIR
 IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["'](\./[^"']+)["']""", re.M | re.S)
 
 
-@pytest.mark.parametrize(("page", "entry"), [("index.html", "js/app.js"), ("replay.html", "js/replay.js")])
-def test_page_references_exist(page, entry):
-    html = (STATIC_DIR / page).read_text()
-    refs = [ref for ref in re.findall(r"""(?:src|href)="([^"#:]+)\"""", html) if not ref.startswith("/")]
-    assert entry in refs and "css/arena.css" in refs
-    for ref in refs:
-        assert (STATIC_DIR / ref).is_file(), f"{page} names {ref}, which does not exist"
+PAGES = {"index.html": "js/app.js", "leaderboard.html": "js/leaderboard.js", "stats.html": "js/stats.js",
+         "replay.html": "js/replay.js"}
+
+
+def test_every_page_references_exist():
+    """Each page loads its own module and the shared stylesheet; every file any page names exists."""
+    pages = sorted(STATIC_DIR.glob("*.html"))
+    assert set(PAGES) <= {page.name for page in pages}
+    for page in pages:
+        html = page.read_text()
+        refs = re.findall(r"""(?:src|href)="([^"#:]+)\"""", html)
+        assert "css/arena.css" in refs and PAGES.get(page.name, refs[-1]) in refs, page.name
+        for ref in refs:
+            ref = ref.split("?")[0]
+            assert ref in ("./", "") or (STATIC_DIR / ref).is_file(), f"{page.name} names {ref}, which does not exist"
 
 
 def test_every_relative_import_resolves():
@@ -46,7 +54,7 @@ def test_no_client_file_names_a_game():
     from engine.cards import RANK_NAMES
 
     card_words = {name.lower() for name in RANK_NAMES.values()}
-    sources = [*(STATIC_DIR / "js").glob("*.js"), STATIC_DIR / "index.html", STATIC_DIR / "replay.html"]
+    sources = [*(STATIC_DIR / "js").glob("*.js"), *STATIC_DIR.glob("*.html")]
     for entry in engine.catalog().games:
         for source in sources:
             text = source.read_text()

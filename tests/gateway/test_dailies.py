@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import subprocess
 import sys
 import time
@@ -46,10 +47,15 @@ def day(redis_url, tmp_path, audit):
     clock = Clock(tmp_path / "clock")
     clock.set(OPENS + HOUR)
     env = {"ARENA_TEST_CLOCK_FILE": str(clock.path), "ARENA_SCHEDULER": "1", "ARENA_DAILY_GAMES": "wish",
-           "ARENA_TOURNAMENT_SECRET": TOURNAMENT_SECRET, "ARENA_VALIDATORS": "1"}
+           "ARENA_TOURNAMENT_SECRET": TOURNAMENT_SECRET, "ARENA_VALIDATORS": "0"}
     servers = [ServeProcess(redis_url, tmp_path / name, env) for name in ("a", "b")]
+    # The deployment's shape: gateways without validators, and an `arena validate` process beside them.
+    validator = subprocess.Popen([sys.executable, "-m", "cli.main", "validate"], env={**os.environ, **env,
+                                 "REDIS_URL": redis_url}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     https = [httpx.Client(base_url=s.url, timeout=20) for s in servers]
     yield clock, servers, https
+    validator.terminate()
+    validator.wait(20)
     for http in https:
         http.close()
     for server in servers:

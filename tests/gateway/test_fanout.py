@@ -197,9 +197,10 @@ async def test_redis_going_away_and_back_leaves_every_watched_channel_subscribed
             except RedisError:
                 await asyncio.sleep(0.2)
         publisher = aioredis.Redis.from_url(server.url)
-        for _ in range(500):
+        for _ in range(1500):
             counts = dict(await publisher.pubsub_numsub(before, during, left))
-            if counts[before.encode()] and counts[during.encode()] and not counts[left.encode()]:
+            if counts[before.encode()] and counts[during.encode()] and not counts[left.encode()] \
+                    and left not in fanout.watched():
                 break
             await asyncio.sleep(0.02)
         assert not counts[left.encode()] and left not in fanout.watched()

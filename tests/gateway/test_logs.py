@@ -45,7 +45,7 @@ def play_a_won_game(base_url: str, audit: Audit) -> tuple[str, list[str]]:
         game_id = alice.create("wish", WISH_OPEN, seed=seed)["id"]
         assert http.get(f"/api/games/{game_id}", headers={"Authorization": f"Bearer {alice.player_id}.forged"}).status_code == 401
         sock, watcher = alice.open(game_id), bob.open(game_id)
-        version = sock.recv()["version"]
+        version = sock.recv()["snapshot"]["version"]
         assert watcher.recv()["role"] == "spectator"
         for intent in solve(engine.initial_state("wish", WISH_OPEN, seed)).line:
             assert sock.move(version, {"type": "pair", "a": intent.a, "b": intent.b})["type"] == "s2c.accepted"
@@ -54,7 +54,7 @@ def play_a_won_game(base_url: str, audit: Audit) -> tuple[str, list[str]]:
         watcher.close()
         assert alice.summary(game_id)["status"] == "won"
         until(lambda: http.get(f"/api/games/{game_id}/verdict").status_code == 200, "the validator's verdict")
-        return game_id, [alice.token, bob.token]
+        return game_id, [(alice.player_id, alice.token), (bob.player_id, bob.token)]
 
 
 def test_a_full_run_logs_json_with_ids_and_no_token_or_secret(tmp_path: Path):
@@ -92,7 +92,7 @@ def test_a_full_run_logs_json_with_ids_and_no_token_or_secret(tmp_path: Path):
             record = json.loads(line)  # every other line is one JSON object
             assert IDS <= set(record), f"{name}: {record}"
             lines.append(record)
-    players = [token.split(".")[0] for token in tokens]
+    players = [player for player, _ in tokens]
     # The lines that had the tokens in hand are there, with who and what, but not the tokens.
     closed = [r for r in lines if r["event"] == "socket closed" and r["game_id"] == game_id]
     assert {r["player_id"] for r in closed} == set(players) and all(r["request_id"] for r in closed)
@@ -100,6 +100,6 @@ def test_a_full_run_logs_json_with_ids_and_no_token_or_secret(tmp_path: Path):
                for r in lines)
     assert any(r["logger"] == "uvicorn.error" for r in lines)
     for name, text in logs.items():
-        for token in tokens:
-            assert token not in text and token.split(".")[1] not in text, f"a token in the {name} log"
+        for _, token in tokens:
+            assert token not in text and token.split(".")[2] not in text, f"a token in the {name} log"
         assert secret not in text, f"the secret in the {name} log"

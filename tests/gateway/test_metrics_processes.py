@@ -26,7 +26,7 @@ def test_either_process_reports_both(redis_url, tmp_path, audit):
             for server, http in ((a, http_a), (b, http_b)):
                 player = Client.guest(server.url, http, audit)
                 sock = player.open(player.create("wish", {"mode": "standard"}, 9)["id"])
-                legal = sock.recv()["view"]["legal"]
+                legal = sock.recv()["snapshot"]["view"]["legal"]
                 assert sock.move(0, legal[0])["type"] == "s2c.accepted"
                 sockets.append(sock)
             for http in (http_a, http_b):

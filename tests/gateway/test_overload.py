@@ -37,7 +37,7 @@ async def test_a_burst_of_sockets_and_of_reads_is_served_or_told_unavailable(ser
     assert result["stored_version"] == 2  # each move stored exactly once, retries included
     assert "Traceback" not in server.output, server.output[-4000:]
     if result["sockets"][UNAVAILABLE] or result["http"]["503"]:
-        assert "WARNING" in server.output and "redis unavailable for" in server.output, server.output[-4000:]
+        assert "\"level\": \"warning\"" in server.output and "redis unavailable for" in server.output, server.output[-4000:]
 
 
 def test_a_stalled_redis_gets_503_and_unavailable_within_the_pool_wait_and_a_warning(

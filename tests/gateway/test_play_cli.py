@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import engine
+from engine.solver.advice import hint
 from services.redis.embedded import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -261,3 +263,19 @@ def test_a_token_is_refreshed_at_half_life_and_an_old_style_one_replaced(server,
     done = play(server.url, token_file, "--game", "wish", "--seed", "2", stdin="quit\n", timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(token_file.read_text())[server.url]["player_id"] != "g_0123456789abcdef"
+
+
+def test_hint_in_a_practice_game_and_none_in_a_casual_one(server, token_file):
+    expected = hint(engine.initial_state("wish", None, 3)).move  # the solver is deterministic: the server's too
+    done = play(server.url, token_file, "--game", "wish", "--seed", "3", stdin="hint\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert f"Hint: pair {expected.a} {expected.b}" in done.stdout and "This game is marked assisted." in done.stdout
+    game_id = GAME_ID.search(done.stdout).group(1)
+    assert game_summary(server.url, token_file, game_id)["assisted"] is True
+    resumed = play(server.url, token_file, "--resume", game_id, stdin="")
+    assert "This game is marked assisted" in resumed.stdout
+    casual = play(server.url, token_file, "--game", "wish", stdin="hint\nquit\n")
+    assert casual.returncode == 0, casual.stderr
+    assert "No hint: the server refused (403 hints_practice_only)" in casual.stdout
+    summary = game_summary(server.url, token_file, GAME_ID.search(casual.stdout).group(1))
+    assert summary["assisted"] is False and summary["kind"] == "casual"

@@ -40,11 +40,12 @@ def test_structlog_and_stdlib_lines_are_json_with_the_ids(lines):
 
 
 def test_tokens_and_secrets_are_scrubbed_from_fields_texts_and_tracebacks(lines):
-    player, token = Identity(SECRET.encode()).new_guest()
-    signature = token.split(".")[1]
+    issued = Identity(SECRET.encode()).new_guest()
+    player, token = issued.player_id, issued.token
+    signature = token.split(".")[2]
     log = get_logger("arena.test")
     log.info("opened", path=f"/ws/games/x?token={token}", token=token, headers={"Authorization": f"Bearer {token}"})
-    log.info(f"a careless message with {token} and {SECRET} in it")
+    log.info(f"a careless message from {player} with {token} and {SECRET} in it")
     logging.getLogger("some.library").info("GET /x?token=%s&y=1 and secret=%s", token, SECRET)
     try:
         raise ValueError(f"the token {token} was bad")

@@ -23,6 +23,8 @@ async def test_only_ended_casual_guest_games_past_the_period_are_trimmed(private
 
     async def ended(player, **create):
         game = await service.create_game(player, "wish", None, **create)
+        if create.get("kind") == "race":  # a race game opens at its race's start signal, logged by the race
+            await service.show_at(game.id, clock.now, "race:r_1")
         assert (await service.submit(player, game.id, "r", 0, it.ResignIntent())).answer.accepted
         return game.id
 

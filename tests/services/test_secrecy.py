@@ -47,7 +47,7 @@ async def test_a_race_game_is_secret_until_its_race_has_ended(service, clock):
     ended_races: set[str] = set()
     service.secrecy = DealSecrecy(race_ended=ended_races.__contains__)
     game = await service.create_game("a_racer", "wish", None, kind="race", links=GameLinks(race="r_1"))
-    await service.open_for(game.id, "a_racer")
+    await service.show_at(game.id, clock.now, "race-r_1")  # the race shows its games at the start signal
     done = await service.submit("a_racer", game.id, "r", 0, it.ResignIntent())
     assert done.snapshot.seed is None
     assert (await service.open_for(game.id, "a_rival")).code == "not_public_yet"

@@ -44,6 +44,18 @@ async def test_entry_ids_are_versions_and_the_log_never_expires(backend: Backend
     assert await backend.client.ttl(moves_key(game)) == -1  # ...nor on the move ids
 
 
+async def test_a_namespace_keeps_its_streams_apart_from_game_logs(backend: Backend) -> None:
+    races = EventStore(backend.client, clock=lambda: FIXED_TS_MS, namespace="race")
+    race = unique_id("race")
+    await races.append(race, 0, events("race_created"), move_id="m")
+    assert await races.version(race) == 1 and await races.move_result(race, "m") == 1
+    assert await backend.store.version(race) == 0 and not await backend.store.exists(race)
+    assert await backend.client.exists(log_key(race, "race")) and not await backend.client.exists(log_key(race))
+    assert log_key(race, "race") == f"arena:race:{{{race}}}:log"
+    with pytest.raises(ValueError):
+        EventStore(backend.client, namespace="nope")
+
+
 async def test_stale_writer_gets_a_conflict_and_nothing_is_written(backend: Backend) -> None:
     store, game = backend.store, unique_id()
     await store.append(game, 0, events("a", "b"))

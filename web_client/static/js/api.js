@@ -1,12 +1,21 @@
-// HTTP: the guest identity (kept in localStorage, refreshed once half its lifetime has passed),
-// creating games, listing mine, and the one-use tickets a game socket connects with.
+// HTTP: the player's identity (a guest's or a signed-in account's token, kept in localStorage and
+// refreshed once half its lifetime has passed), accounts, games, hints, the one-use tickets a game socket
+// connects with, and the daily challenges.
 
+import { parseJson, stringifyJson } from "./json.js";
+
+// The key predates accounts: a signed-in account's token is kept under it too.
 const IDENTITY_KEY = "arena.guest";
+// A 401 with one of these codes refuses the token itself (expired, signed out, another server's):
+// the client starts anew as a guest. Any other 401 (a wrong password) is an answer to show.
+const TOKEN_REFUSALS = new Set(["unauthorized", "bad_token", "token_expired", "token_revoked"]);
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  /** `code` is the server's error code (a program branches on it), `message` its text for a person. */
+  constructor(status, message, code = "") {
     super(message);
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -25,21 +34,27 @@ function refreshDue({ issued_at_ms: issued, expires_at_ms: expires }) {
   return Date.now() >= issued + (expires - issued) / 2;
 }
 
-async function errorText(response) {
+/** The server's `{code, message}` (or a framework's `{detail}`) as an ApiError. */
+async function errorOf(response) {
+  let body = null;
   try {
-    const body = await response.json();
-    return body.detail || body.message || body.error || JSON.stringify(body);
+    body = await response.json();
   } catch {
-    return `${response.status} ${response.statusText}`;
+    return new ApiError(response.status, `${response.status} ${response.statusText}`);
   }
+  const text = body?.message || body?.detail || body?.error || JSON.stringify(body);
+  return new ApiError(response.status, text, body?.code ?? "");
+}
+
+function keep(fresh) {
+  localStorage.setItem(IDENTITY_KEY, JSON.stringify(fresh));
+  return fresh;
 }
 
 async function newGuest() {
   const response = await fetch("/api/players/guest", { method: "POST" });
-  if (!response.ok) throw new ApiError(response.status, await errorText(response));
-  const fresh = await response.json();
-  localStorage.setItem(IDENTITY_KEY, JSON.stringify(fresh));
-  return fresh;
+  if (!response.ok) throw await errorOf(response);
+  return keep(await response.json());
 }
 
 async function refreshed(known) {
@@ -54,14 +69,12 @@ async function refreshed(known) {
     return newGuest();
   }
   if (!response.ok) return known; // busy (429) or away (503): the token still works; refresh next time
-  const fresh = await response.json();
-  localStorage.setItem(IDENTITY_KEY, JSON.stringify(fresh));
-  return fresh;
+  return keep(await response.json());
 }
 
 let pending = null; // one guest creation or refresh at a time, shared by every caller
 
-/** The guest identity {player_id, token, issued_at_ms, expires_at_ms}, created on first use. */
+/** The identity {player_id, token, issued_at_ms, expires_at_ms}: a guest's, created on first use, or an account's. */
 export function identity() {
   const known = storedIdentity();
   if (known && !refreshDue(known)) return Promise.resolve(known);
@@ -76,20 +89,25 @@ async function request(method, path, body, retried = false) {
   const response = await fetch(path, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : stringifyJson(body),
   });
-  if (response.status === 401 && !retried) {
-    // The server refuses this token (expired, signed out, or a new server secret): become a new guest once.
-    localStorage.removeItem(IDENTITY_KEY);
-    return request(method, path, body, true);
+  if (!response.ok) {
+    const error = await errorOf(response);
+    if (response.status === 401 && !retried && (!error.code || TOKEN_REFUSALS.has(error.code))) {
+      // The server refuses this token (expired, signed out, or a new server secret): become a new guest once.
+      localStorage.removeItem(IDENTITY_KEY);
+      return request(method, path, body, true);
+    }
+    throw error;
   }
-  if (!response.ok) throw new ApiError(response.status, await errorText(response));
-  return response.status === 204 ? null : response.json();
+  return response.status === 204 ? null : parseJson(await response.text());
 }
 
 export const createGame = (game, variant, seed = null) => request("POST", "/api/games", { game, variant, seed });
 export const myGames = () => request("GET", "/api/games");
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
+/** A hint for the position at `version` (practice games only; the game is then marked assisted). */
+export const askHint = (id, version) => request("POST", `/api/games/${encodeURIComponent(id)}/hint`, { version });
 
 /** The game socket's address with a fresh one-use ticket: the token itself never goes in a URL. */
 export async function socketUrl(gameId) {
@@ -97,3 +115,47 @@ export async function socketUrl(gameId) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   return `${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?ticket=${encodeURIComponent(ticket)}`;
 }
+
+// Accounts -------------------------------------------------------------------------------------
+
+/** Who the token is: {player_id, name (null for a guest), ranked}. */
+export const me = () => request("GET", "/api/players/me");
+
+/** A named account. Sent with this guest's token, so the guest becomes the account and keeps its games. */
+export async function signUp(name, password) {
+  return keep(await request("POST", "/api/accounts", { name, password }));
+}
+
+/** The account's own token replaces this browser's identity (a guest's games stay with that guest). */
+export async function signIn(name, password) {
+  const response = await fetch("/api/session/sign-in", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name, password }),
+  });
+  if (!response.ok) throw await errorOf(response);
+  return keep(await response.json());
+}
+
+/** Ends the player's tokens on every device; the next request makes a new guest. */
+export async function signOut() {
+  const known = storedIdentity();
+  if (!known) return;
+  const response = await fetch("/api/session/sign-out", { method: "POST", headers: { Authorization: `Bearer ${known.token}` } });
+  // Refused (already signed out, expired): nothing left to end. Any other failure: the token still works.
+  if (!response.ok && response.status !== 401) throw await errorOf(response);
+  localStorage.removeItem(IDENTITY_KEY);
+}
+
+// Daily challenges -----------------------------------------------------------------------------
+
+/** `<date>/<game>/<variant text>` as a path: each part encoded (a variant text holds "=" and ","). */
+const challengePath = (key) => `/api/dailies/${String(key).split("/").map(encodeURIComponent).join("/")}`;
+
+export const dailies = () => request("GET", "/api/dailies");
+export const dailyDay = (date) => request("GET", `/api/dailies/${encodeURIComponent(date)}`);
+export const attempt = (key) => request("POST", `${challengePath(key)}/attempt`);
+export const practice = (key) => request("POST", `${challengePath(key)}/practice`);
+export const leaderboard = (key, offset = 0, limit = 20) =>
+  request("GET", `${challengePath(key)}/leaderboard?offset=${offset}&limit=${limit}`);
+export const myStats = () => request("GET", "/api/players/me/stats");

@@ -1,23 +1,21 @@
-// Routing by location hash: "#/" the start page, "#/play/<game id>" the play page.
+// Routing by location hash: "#/" the start page (the daily hub, a new casual or practice game, my
+// games), "#/play/<game id>" the play page. The leaderboard and statistics are pages of their own.
 
+import { confirmAbandon } from "./abandon.js";
+import { mountAccount } from "./account.js";
 import { ApiError, createGame, identity, myGames } from "./api.js";
 import { installCardSprite } from "./cards.js";
-import { defaultPreset, gameInfo, loadCatalog } from "./games.js";
+import { mountDailyHub } from "./daily.js";
+import { defaultPreset, gameInfo, loadCatalog, presetTitle } from "./games.js";
 import { escapeHtml } from "./html.js";
+import { sentence, toast } from "./notice.js";
 import { openPlayPage } from "./play.js";
 import { formatTime } from "./render.js";
 
 const app = document.getElementById("app");
 let leavePage = () => {};
 
-export function toast(text, kind = "info") {
-  const el = document.getElementById("toast");
-  el.textContent = text;
-  el.dataset.kind = kind;
-  el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
-}
+export { toast };
 
 export function setConnection(status) {
   const el = document.getElementById("connection");
@@ -27,8 +25,10 @@ export function setConnection(status) {
   el.querySelector(".text").textContent = text;
 }
 
-/** Start a new game and open it; keeps the chosen variant without null ("default") fields. */
+/** Start a new game and open it; keeps the chosen variant without null ("default") fields. A new game
+ * resigns an unfinished casual or practice one: the player is asked first, and may stay with it. */
 export async function startGame(gameId, variant, seed = null) {
+  if (!(await confirmAbandon(`a new game of ${gameInfo(gameId).title}`))) return;
   const clean = Object.fromEntries(Object.entries(variant ?? {}).filter(([, v]) => v !== null));
   const summary = await createGame(gameId, clean, seed);
   location.hash = `#/play/${summary.id}`;
@@ -57,13 +57,14 @@ function summaryItem(summary) {
   const status = { in_progress: "in play", won: "won", lost: "lost", abandoned: "resigned" }[summary.status]
     ?? summary.status;
   const time = summary.elapsed_ms == null ? "" : ` · ${formatTime(summary.elapsed_ms)}`;
-  const variant = escapeHtml(Object.entries(summary.variant ?? {}).map(([k, v]) => `${k} ${v}`).join(", "));
+  const variant = escapeHtml(presetTitle(summary.game, summary.variant));
+  const kind = summary.kind && summary.kind !== "casual" ? `<span class="badge kind">${escapeHtml(summary.kind)}</span>` : "";
   // The server sends the seed exactly when the deal may be public: then the replay is too.
   const replay = summary.seed == null ? "" : `<a class="replay-link" href="replay.html?game=${encodeURIComponent(summary.id)}"
     data-replay-link="${escapeHtml(summary.id)}" aria-label="Replay of this game">Replay</a>`;
   return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${escapeHtml(summary.id)}">
     <strong>${escapeHtml(gameInfo(summary.game).title)}</strong> <span class="variant">${variant}</span>
-    <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>
+    <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>${kind}
     <span class="meta">${escapeHtml(summary.moves)} moves${time} · ${when}</span></a>${replay}</li>`;
 }
 
@@ -81,9 +82,10 @@ async function showStartPage(current) {
   }
   if (!current()) return () => {}; // the player went elsewhere while the game list loaded
   app.innerHTML = `
+    <section id="daily" class="daily" aria-labelledby="daily-title"><p class="hint">Loading today's challenges…</p></section>
     <section class="start">
       <form id="new-game" class="panel">
-        <h1>New game</h1>
+        <h2>New game</h2>
         <fieldset class="game-choice"><legend>Game</legend>
           ${games.map((game, i) => `
             <label class="game-option">
@@ -111,11 +113,14 @@ async function showStartPage(current) {
     event.preventDefault();
     const seedText = form.elements.seed.value.trim();
     try {
-      await startGame(chosen().id, readVariant(form, chosen()), seedText === "" ? null : Number(seedText));
+      // Digits go as they were typed (a BigInt): a 64-bit deal number is more than a JS number holds exactly.
+      const seed = seedText === "" ? null : /^\d+$/.test(seedText) ? BigInt(seedText) : Number(seedText);
+      await startGame(chosen().id, readVariant(form, chosen()), seed);
     } catch (error) {
-      toast(error instanceof ApiError ? error.message : String(error), "error");
+      toast(error instanceof ApiError ? sentence(error.message) : String(error), "error");
     }
   });
+  const hub = mountDailyHub(app.querySelector("#daily"));
   try {
     await identity();
     const mine = await myGames();
@@ -124,7 +129,7 @@ async function showStartPage(current) {
   } catch (error) {
     toast(`Could not load your games: ${error.message}`, "error");
   }
-  return () => {};
+  return hub.leave;
 }
 
 let routeCount = 0;
@@ -152,4 +157,6 @@ async function route() {
 
 installCardSprite();
 window.addEventListener("hashchange", route);
+// After a sign-up, sign-in or sign-out the page is drawn again for the player it now is.
+mountAccount({ onChange: () => route() });
 route();

@@ -32,3 +32,17 @@ export function defaultPreset(game) {
   const same = (variant) => JSON.stringify(variant) === JSON.stringify(game.default_variant);
   return Math.max(0, game.presets.findIndex((preset) => same(preset.variant)));
 }
+
+/** A variant as the server writes it in challenge keys and statistics ("suits=2"): fields sorted by
+ * name, each value in the server's (Python's) spelling, so a preset is found from either form. */
+export function variantText(variant) {
+  const spell = (v) => (v === null ? "None" : v === true ? "True" : v === false ? "False" : String(v));
+  return Object.keys(variant ?? {}).sort().map((name) => `${name}=${spell(variant[name])}`).join(",");
+}
+
+/** The title of the game's preset with this variant (an object or its text); else the text itself. */
+export function presetTitle(gameId, variant) {
+  const text = typeof variant === "string" ? variant : variantText(variant);
+  const preset = gameInfo(gameId).presets.find((p) => variantText(p.variant) === text);
+  return preset ? preset.title : text.replaceAll("=", " ").replaceAll(",", ", ");
+}

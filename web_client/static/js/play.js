@@ -4,6 +4,7 @@
 import { ApiError, getGame, identity, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
 import { gameInfo, loadCatalog } from "./games.js";
+import { HINT_BUTTON, HINT_LINE, HINT_PARTS, hintsOffered, renderHint, requestHint } from "./hint.js";
 import { escapeHtml } from "./html.js";
 import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
@@ -22,6 +23,7 @@ const SHORTCUTS = `
       <dt>Esc</dt><dd>clear the selection</dd>
       <dt>D</dt><dd>deal / draw from the stock</dd><dt>R</dt><dd>recycle the waste</dd>
       <dt>C</dt><dd>cast a spell</dd><dt>U or Ctrl+Z</dt><dd>undo</dd>
+      <dt>H</dt><dd>a hint (practice games only; the game is then marked assisted)</dd>
     </dl>
     <p>Mouse: click a card then a highlighted pile, or drag it there; double-click sends a card to a foundation.</p>
   </details>`;
@@ -35,12 +37,14 @@ function skeleton(app, gameTitle) {
         <p class="status" role="status" aria-live="off">
           <span data-status="state"></span> · <span data-status="moves"></span> ·
           <span class="clock">time <span data-status="time">0:00</span></span>
-          <span data-status="info"></span><span data-status="role" class="role"></span>
+          <span data-status="info"></span><span data-status="role" class="role"></span> ${HINT_PARTS}
         </p>
         <div class="actions" role="toolbar" aria-label="Game actions">
           ${ACTION_TYPES.map((type) => `<button type="button" data-action="${type}" hidden>${ACTION_LABELS[type]}</button>`).join("")}
+          ${HINT_BUTTON}
         </div>
       </div>
+      ${HINT_LINE}
       <div class="board" id="board" aria-label="${title} board"></div>
       <details class="panel deal" hidden>
         <summary>The deal, as dealt (deal number <span class="deal-seed"></span>)</summary>
@@ -53,6 +57,7 @@ function skeleton(app, gameTitle) {
     status: app.querySelector(".status"),
     actions: app.querySelector(".actions"),
     deal: app.querySelector(".deal"),
+    hintLine: app.querySelector("[data-hint-text]"),
   };
 }
 
@@ -116,12 +121,15 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   const game = gameInfo(summary.game);
   const parts = skeleton(app, game.title);
   const state = createState(gameId);
+  state.assisted = summary.assisted === true;
+  const offered = hintsOffered(summary);
   let shownEnd = null;
   const render = () => {
     renderBoard(parts.board, state);
     renderStatus(parts.status, state);
     renderActions(parts.actions, state, game);
     renderDeal(parts.deal, state);
+    renderHint(parts, state, offered);
   };
   const link = new GameLink(state, {
     url: () => socketUrl(gameId),
@@ -162,13 +170,33 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
     }
     ctx.send(intent);
   };
+  const hint = async () => {
+    if (!offered || !canPlay(state) || state.hintPending || state.view.status !== "in_progress") return;
+    state.hintPending = true;
+    render();
+    try {
+      const answer = await requestHint(state);
+      announce(answer.text);
+    } catch (error) {
+      toast(error.message, "error");
+    } finally {
+      state.hintPending = false;
+      if (current()) render();
+    }
+  };
   parts.actions.addEventListener("click", (event) => {
     const type = event.target.closest("[data-action]")?.dataset.action;
     if (type) act(type);
+    if (event.target.closest("[data-hint]")) hint();
   });
   const onKey = (event) => {
     if (event.target.closest("input, select, textarea, dialog") || event.altKey || event.metaKey) return;
     const key = event.key.toLowerCase();
+    if (key === "h" && !event.ctrlKey) {
+      event.preventDefault();
+      hint();
+      return;
+    }
     const type = event.ctrlKey ? (key === "z" ? "undo" : null) : ACTION_KEYS[key];
     if (!type) return;
     const button = parts.actions.querySelector(`[data-action=${type}]`);

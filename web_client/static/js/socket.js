@@ -2,6 +2,7 @@
 // a c2s.sync on any gap, and automatic reconnects with capped, jittered backoff. Every (re)connect
 // asks for a new one-use ticket first (`url()`): the token never goes in a URL.
 
+import { parseJson } from "./json.js";
 import { beginMove, receiveView, settleMove } from "./state.js";
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
@@ -89,7 +90,7 @@ export class GameLink {
     this.lastFrameAt = performance.now();
     let msg;
     try {
-      msg = JSON.parse(data);
+      msg = parseJson(data); // a seed in the frame is 64 bits: kept exact
     } catch {
       return; // not ours to answer: the server speaks JSON only
     }

@@ -1,0 +1,127 @@
+"""HTTP routes of live races (the race service itself is wired in services/gateway/wiring.py).
+
+Thin: the race service decides; these check identity, turn bodies into validated settings and map
+refusals to statuses (404 no such race or code, 403 not the host, 409 a lobby rule, 400 bad settings,
+503 busy). Every answer about a race is its public view: never the seed before the end, never a game
+id before the start signal.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, FromQuery, JSONBody
+from msgspec import Meta, Struct
+
+from ..races.commands import DEFAULT_TIME_LIMIT_MS, RaceError, check_settings
+from ..races.ratings import RatingRow, board_of
+from ..races.service import RaceService
+from ..races.view import RaceView
+from ..tournaments.catalogue import CATALOGUE
+from .errors import ApiError
+
+STATUS = {
+    "no_such_race": 404, "no_such_code": 404, "not_host": 403, "not_seated": 403, "race_full": 409,
+    "race_started": 409, "in_another_race": 409, "too_few_racers": 409, "race_not_over": 409,
+    "bad_race_settings": 400, "not_a_race_game": 400, "busy": 503, "no_winnable_deal": 503,
+}
+
+
+class CreateRace(Struct, frozen=True, forbid_unknown_fields=True):
+    game: Annotated[str, Meta(min_length=1, max_length=64)]
+    variant: dict[str, Any] | None = None
+    seats: int = 4
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS
+
+
+class ReadyBody(Struct, frozen=True, forbid_unknown_fields=True):
+    ready: bool = True
+
+
+def _answer(done: RaceView | RaceError) -> RaceView:
+    if isinstance(done, RaceError):
+        raise ApiError(STATUS.get(done.code, 409), done.code, done.message)
+    return done
+
+
+class RacesController(Controller):
+    path = "/api/races"
+    tags = ["races"]
+
+    @post("/", status_code=201)
+    async def create_race(self, data: JSONBody[CreateRace], races: NamedDependency[RaceService],
+                          player_id: NamedDependency[str]) -> RaceView:
+        """A new race on a game and variant of the daily catalogue; you are its host and first seat."""
+        settings = check_settings(data.game, data.variant, data.seats, data.time_limit_ms)
+        if isinstance(settings, RaceError):
+            raise ApiError(400, settings.code, settings.message)
+        return _answer(await races.create(player_id, settings))
+
+    @get("/{race_id:str}")
+    async def race(self, race_id: FromPath[str], races: NamedDependency[RaceService],
+                   player_id: NamedDependency[str]) -> RaceView:
+        """The race as anyone may see it (the seed from the end on, game ids from the start on)."""
+        view = await races.view(race_id)
+        if view is None:
+            raise ApiError(404, "no_such_race", f"there is no race {race_id!r}")
+        return view
+
+    @post("/join/{code:str}", status_code=200)
+    async def join_by_code(self, code: FromPath[str], races: NamedDependency[RaceService],
+                           player_id: NamedDependency[str]) -> RaceView:
+        """Take a seat in the race a join code names (the code from a join link, any case)."""
+        race_id = await races.race_of_code(code)
+        if race_id is None:
+            raise ApiError(404, "no_such_code", f"no race has the code {code!r}")
+        return _answer(await races.join(player_id, race_id))
+
+    @post("/{race_id:str}/join", status_code=200)
+    async def join(self, race_id: FromPath[str], races: NamedDependency[RaceService],
+                   player_id: NamedDependency[str]) -> RaceView:
+        return _answer(await races.join(player_id, race_id))
+
+    @post("/{race_id:str}/leave", status_code=200)
+    async def leave(self, race_id: FromPath[str], races: NamedDependency[RaceService],
+                    player_id: NamedDependency[str]) -> RaceView:
+        """Give your seat back (in the lobby only; once the race runs, resign your game instead)."""
+        return _answer(await races.leave(player_id, race_id))
+
+    @post("/{race_id:str}/ready", status_code=200)
+    async def ready(self, race_id: FromPath[str], races: NamedDependency[RaceService],
+                    player_id: NamedDependency[str], data: JSONBody[ReadyBody | None] = None) -> RaceView:
+        """Ready (or not: {"ready": false}). When every seat is ready, at least two, the countdown starts."""
+        return _answer(await races.ready(player_id, race_id, True if data is None else data.ready))
+
+    @post("/{race_id:str}/start", status_code=200)
+    async def start(self, race_id: FromPath[str], races: NamedDependency[RaceService],
+                    player_id: NamedDependency[str]) -> RaceView:
+        """The host starts the countdown with at least two seated, ready or not."""
+        return _answer(await races.start(player_id, race_id))
+
+    @post("/{race_id:str}/rematch", status_code=201)
+    async def rematch(self, race_id: FromPath[str], races: NamedDependency[RaceService],
+                      player_id: NamedDependency[str]) -> RaceView:
+        """After the end: a new race with the same seats and a new deal (one, whoever asks first)."""
+        return _answer(await races.rematch(player_id, race_id))
+
+
+class RatingsController(Controller):
+    path = "/api/ratings"
+    tags = ["races"]
+
+    @get("/{game:str}")
+    async def leaderboard(self, game: FromPath[str], races: NamedDependency[RaceService],
+                          variant: FromQuery[str | None] = None, limit: FromQuery[int] = 50) -> list[RatingRow]:
+        """A game and variant's race ratings, best first: mu, its uncertainty sigma, the conservative
+        rating mu - 3 sigma the board sorts by, and whether the player is still provisional (fewer than
+        10 races). `variant` is the canonical text (e.g. suits=2); none: the catalogue's first entry."""
+        entries = [d for d in CATALOGUE if d.game == game and (variant is None or d.variant_text == variant)]
+        if not entries:
+            raise ApiError(404, "no_such_board", f"no race board for {game} {variant or ''}".strip())
+        assert races.ratings is not None
+        return await races.ratings.leaderboard(board_of(game, entries[0].variant), max(1, min(limit, 200)))
+
+
+__all__ = ["RacesController", "RatingsController"]

@@ -1,0 +1,127 @@
+// The leaderboard page, leaderboard.html?challenge=<key>&offset=<n>[&limit=<n>]: a challenge's verified wins
+// (fewer moves, then less server time, then the earlier finish), a page at a time, its counts, and
+// my standing; my win still being replayed by the server's check is shown as "checking".
+
+import { mountAccount } from "./account.js";
+import { ApiError, dailyDay, identity, leaderboard } from "./api.js";
+import {
+  challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, mineText,
+  resultText, revealedHtml, serverClock, startCountdowns,
+} from "./challenge.js";
+import { loadCatalog } from "./games.js";
+import { escapeHtml } from "./html.js";
+import { sentence } from "./notice.js";
+import { formatTime } from "./render.js";
+
+const PAGE = 20;
+const POLL_CHECKING_MS = 3000;
+const POLL_MS = 30_000;
+const app = document.getElementById("app");
+const params = new URLSearchParams(location.search);
+const key = params.get("challenge");
+const offset = Math.max(0, Math.floor(Number(params.get("offset")) || 0));
+const limit = Math.min(100, Math.max(1, Math.floor(Number(params.get("limit")) || PAGE))); // the server's bounds
+
+const pageHref = (at) => `leaderboard.html?challenge=${encodeURIComponent(key)}${at ? `&offset=${at}` : ""}${
+  params.has("limit") ? `&limit=${limit}` : ""}`;
+const finishedAt = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+
+function row({ rank, entry }, me, extraClass = "") {
+  const mine = entry.player === me;
+  return `<tr class="${mine ? "mine" : ""} ${extraClass}" ${mine ? 'aria-current="true"' : ""} data-player="${escapeHtml(entry.player)}">
+    <td data-label="Rank" class="rank">${escapeHtml(rank)}</td>
+    <td data-label="Player">${escapeHtml(entry.name ?? "a player")}${mine ? ' <span class="you">(you)</span>' : ""}</td>
+    <td data-label="Moves">${escapeHtml(entry.moves)}</td>
+    <td data-label="Time">${escapeHtml(formatTime(entry.time_ms))}</td>
+    <td data-label="Finished" class="finished">${escapeHtml(finishedAt(entry.finished_at_ms))} UTC</td>
+  </tr>`;
+}
+
+function standingHtml(board, me) {
+  const mine = board.mine;
+  const status = mine?.status ?? null;
+  const game = mine?.entry ? { status: mine.entry.result, moves: mine.entry.moves, elapsed_ms: mine.entry.time_ms } : null;
+  const text = status === "pending" ? `${resultText("won", mine.entry.moves, mine.entry.time_ms)} · checking`
+    : mineText(status, mine?.rank, game, board.counts.wins, ["open", "scheduled"].includes(board.challenge.status));
+  return `<p class="standing" data-mine="${escapeHtml(status ?? "none")}" data-rank="${escapeHtml(mine?.rank ?? "")}">
+    <span class="label">You</span> ${escapeHtml(text)}</p>`;
+}
+
+function tableHtml(board, me) {
+  const { rows, total } = board.page;
+  const pending = board.mine?.status === "pending" && board.mine.entry
+    ? row({ rank: "checking", entry: board.mine.entry }, me, "checking") : "";
+  if (!rows.length && !pending) return '<p class="hint">No verified win yet.</p>';
+  const first = total ? offset + 1 : 0;
+  const last = offset + rows.length;
+  return `<table class="leaderboard">
+      <caption>Verified wins ${first}–${last} of ${total}${board.page.final ? " (final)" : ""}</caption>
+      <thead><tr><th>Rank</th><th>Player</th><th>Moves</th><th>Time</th><th class="finished">Finished</th></tr></thead>
+      <tbody>${rows.map((r) => row(r, me)).join("")}</tbody>
+      ${pending ? `<tbody class="pending">${pending}</tbody>` : ""}
+    </table>
+    <nav class="pager" aria-label="Leaderboard pages">
+      ${offset > 0 ? `<a class="button-link" rel="prev" href="${pageHref(Math.max(0, offset - limit))}">Previous</a>` : ""}
+      ${last < total ? `<a class="button-link" rel="next" href="${pageHref(offset + limit)}">Next</a>` : ""}
+    </nav>`;
+}
+
+function countsHtml(c) {
+  const items = [["players", c.players, "ranked player", "ranked players"], ["playing", c.playing, "playing", "playing"],
+    ["pending", c.pending, "checking", "checking"], ["wins", c.wins, "verified win", "verified wins"],
+    ["losses", c.losses, "lost or resigned", "lost or resigned"], ["rejected", c.rejected, "not accepted", "not accepted"],
+    ["guests", c.guests, "guest (unranked)", "guests (unranked)"]];
+  return `<ul class="counts" aria-label="${escapeHtml(counts(c))}">${items.map(([name, n, one, many]) =>
+    `<li data-count="${name}"><strong>${escapeHtml(n)}</strong> ${escapeHtml(n === 1 ? one : many)}</li>`).join("")}</ul>`;
+}
+
+function render(board, me, now) {
+  const info = board.challenge;
+  document.title = `Leaderboard · ${challengeTitle(info)} · ${info.date}`;
+  app.innerHTML = `<section class="panel leaderboard-page" data-challenge="${escapeHtml(info.challenge)}">
+      <h1>${escapeHtml(challengeTitle(info))} <span class="preset">${escapeHtml(challengePreset(info))}</span></h1>
+      <p class="sub">Daily challenge of ${escapeHtml(dayLabel(info.date))} (UTC)</p>
+      ${hoursHtml(info, now)}
+      ${standingHtml(board, me)}
+      ${countsHtml(board.counts)}
+      ${tableHtml(board, me)}
+      ${commitmentHtml(info.commitment)}
+      ${revealedHtml(info)}
+      <p><a href="./">Back to today's challenges</a></p>
+    </section>`;
+}
+
+let poll = null;
+let stopCountdowns = () => {};
+
+async function load() {
+  clearTimeout(poll);
+  if (!key) {
+    app.innerHTML = `<section class="panel"><h1>Which leaderboard?</h1>
+      <p>Open a challenge's leaderboard from <a href="./">today's challenges</a>.</p></section>`;
+    return;
+  }
+  let board;
+  let me;
+  let day;
+  try {
+    await loadCatalog().catch(() => null); // without it a game shows by its id
+    // The day's answer carries the server's clock, which the challenge's hours count against.
+    [board, { player_id: me }, day] = await Promise.all([
+      leaderboard(key, offset, limit), identity(), dailyDay(key.split("/")[0])]);
+  } catch (error) {
+    app.innerHTML = `<section class="panel"><h1>Leaderboard</h1><p class="reason"></p>
+      <p><a href="./">Back to today's challenges</a></p></section>`;
+    app.querySelector(".reason").textContent = `This leaderboard could not be loaded: ${
+      sentence(error instanceof ApiError ? error.message : String(error))}`;
+    return;
+  }
+  render(board, me, day.now_ms);
+  stopCountdowns();
+  stopCountdowns = startCountdowns(app, serverClock(day.now_ms), load);
+  if (!board.counts.final) poll = setTimeout(load, board.mine?.status === "pending" ? POLL_CHECKING_MS : POLL_MS);
+}
+
+installCopy(app);
+mountAccount({ onChange: load });
+load();
