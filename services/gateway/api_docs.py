@@ -19,7 +19,9 @@ from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, Requ
 
 from engine import catalog
 
+from ..races.commands import MAX_SEATS, MAX_TIME_LIMIT_MS, MIN_SEATS, MIN_TIME_LIMIT_MS
 from ..tournaments.accounts import MAX_PASSWORD, MIN_PASSWORD, NAME, RESERVED
+from ..tournaments.catalogue import CATALOGUE
 from .errors import ErrorBody
 
 WHY = {
@@ -42,11 +44,11 @@ def errors(*statuses: int) -> dict[int, ResponseSpec]:
     }
 
 
-def json_body(schema: dict[str, Any], description: str) -> type[Operation]:
-    """An operation class that documents a required JSON body of `schema` (JSON Schema, as a dict)."""
+def json_body(schema: dict[str, Any], description: str, *, required: bool = True) -> type[Operation]:
+    """An operation class that documents a JSON body of `schema` (JSON Schema, as a dict)."""
     body = RequestBody(
         content={"application/json": OpenAPIMediaType(schema=to_openapi(schema))}, description=description,
-        required=True,
+        required=required,
     )
 
     @dataclass
@@ -85,6 +87,32 @@ def create_game_schema() -> dict[str, Any]:
             "required": ["game"], "additionalProperties": False,
         })
     return {"oneOf": games}
+
+
+def create_race_schema() -> dict[str, Any]:
+    """One alternative per game of the daily catalogue (races are run on those), its variant in full."""
+    seats = {"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS, "default": 4}
+    limit = {"type": "integer", "minimum": MIN_TIME_LIMIT_MS, "maximum": MAX_TIME_LIMIT_MS,
+             "description": "milliseconds; 15 minutes when left out"}
+    defaults = {game.id: game.default_variant for game in catalog().games}
+    entries = []
+    for daily in CATALOGUE:
+        # A field left out takes the game's default, so only the fields that differ from it must be named.
+        differ = sorted(name for name, value in daily.variant.items() if defaults[daily.game].get(name) != value)
+        variant: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": differ,
+                                   "properties": {name: {"enum": [value]} for name, value in daily.variant.items()}}  # (a const null would vanish)
+        if not differ:
+            variant = {"oneOf": [variant, {"type": "null"}]}
+        entries.append({
+            "type": "object", "title": daily.title,
+            "properties": {"game": {"const": daily.game}, "variant": variant, "seats": seats, "time_limit_ms": limit},
+            "required": ["game", "variant"] if differ else ["game"], "additionalProperties": False,
+        })
+    return {"oneOf": entries}
+
+
+READY_SCHEMA = {"type": "object", "properties": {"ready": {"type": "boolean", "default": True}},
+                "additionalProperties": False}
 
 
 def _field_schema(field) -> dict[str, Any]:

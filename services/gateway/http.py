@@ -26,7 +26,7 @@ from .limits import rate_limited
 class CreateGame(Struct, frozen=True, forbid_unknown_fields=True):
     game: Annotated[str, Meta(min_length=1, max_length=64)]
     variant: dict[str, Any] | None = None
-    seed: int | float | None = None  # None: the server picks one; 7.0 is 7 (bodies.whole_numbers), 7.5 refused
+    seed: int | None = None  # None: the server picks one; the engine checks the range (7.0 is 7: bodies.py)
 
 
 _create_game = json.Decoder(CreateGame)
@@ -54,8 +54,8 @@ class GamesController(Controller):
     ) -> GameSummary:
         """Body: `{"game": "wish", "variant": {...} | null, "seed": <int> | null}` (see docs/protocol.md)."""
         data = decode_body(await request.body(), _create_game)
-        seed, variant = whole_numbers(data.seed), whole_numbers(data.variant)  # 7.5 stays, for the engine to refuse
-        created = await service.create_game(player_id, data.game, variant, seed)
+        variant = whole_numbers(data.variant)  # {"piles": 11.0} is 11 piles; 11.5 stays, for the engine to refuse
+        created = await service.create_game(player_id, data.game, variant, data.seed)
         if isinstance(created, RuleError):
             raise ApiError(400, created.code, created.message)
         return created

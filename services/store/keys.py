@@ -177,13 +177,14 @@ def races_due_key() -> str:
 
 
 def race_channel(race_id: str) -> str:
-    """Pub/sub channel carrying a race's versioned s2c.race frames between gateway processes."""
-    return f"{PREFIX}race-updates:{race_id}"
+    """Pub/sub channel carrying a race's versioned s2c.race frames between gateway processes; with the race's
+    hash tag, so on a cluster it is a shard channel on the node of the race's keys."""
+    return f"{PREFIX}race-updates:{{{race_id}}}"
 
 
 def racer_channel(race_id: str, player_id: str) -> str:
-    """Pub/sub channel carrying one racer's versioned progress (counts only) in a race."""
-    return f"{PREFIX}race-progress:{race_id}:{player_id}"
+    """Pub/sub channel carrying one racer's versioned progress (counts only) in a race (the race's slot too)."""
+    return f"{PREFIX}race-progress:{{{race_id}}}:{player_id}"
 
 
 # Ratings per game and variant: one board's keys share the hash tag `{ratings:<game>/<variant>}`.

@@ -37,7 +37,9 @@ def served_schema() -> dict:
     return json.loads(encode_json(app.openapi_schema.to_schema()))  # as the schema route encodes it
 
 
-schema = schemathesis.openapi.from_dict(served_schema())
+# Left out: creating a race proves a winnable deal first (seconds of solver a call, a minute for some deals),
+# so a fuzzer's valid bodies would take minutes; tests/races cover that route, its refusals included.
+schema = schemathesis.openapi.from_dict(served_schema()).exclude(method="POST", path="/api/races")
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -15,7 +15,9 @@ from services.gateway.fanout import Fanout
 from services.gateway.plugin import pubsub_link
 from services.gateway.sharded_link import ShardedPubSubLink
 from services.redis.client import open_redis, parse_redis_url
-from services.store.keys import board_channel, daily_board_key, log_key, updates_channel
+from services.store.keys import (
+    board_channel, daily_board_key, log_key, race_channel, race_presence_key, racer_channel, updates_channel,
+)
 from tests.fixtures.redis import unique_id
 from tests.gateway.client import Audit, Client
 from tests.gateway.conftest import SECRET
@@ -62,6 +64,9 @@ def test_channels_share_their_owners_slot(redis_cluster):
     try:
         assert client.keyslot(updates_channel(game)) == client.keyslot(log_key(game))
         assert client.keyslot(board_channel(challenge)) == client.keyslot(daily_board_key(challenge))
+        race = unique_id("race")
+        assert client.keyslot(race_channel(race)) == client.keyslot(racer_channel(race, "p1")) \
+            == client.keyslot(race_presence_key(race)) == client.keyslot(log_key(race, "race"))
     finally:
         client.close()
 
