@@ -59,6 +59,7 @@ class Result:
     doubled: int  # verdicts counted twice, over the whole run
     stuck: list[str]  # players that could not go on at all
     notes: list[str]
+    moves_by_kind: dict[str, int]  # acknowledged moves per kind of player (casual, daily, race)
 
 
 async def run(folder: Path, *, players: int, phase_s: float, dailies: bool = True) -> Result:
@@ -105,7 +106,10 @@ async def run(folder: Path, *, players: int, phase_s: float, dailies: bool = Tru
         await asyncio.to_thread(_verdicts_settle, system, journal)
         rows = [_row(system, journal, phases, index) for index in range(len(phases))]
         doubled = max(0, system.verdicts_counted() - len(system.verdicts(journal.wins)))
-        return Result(rows, doubled, [str(problem) for problem in stuck], notes)
+        kinds: dict[str, int] = {}
+        for player, times in journal.accepted.items():
+            kinds[player.split("-")[0]] = kinds.get(player.split("-")[0], 0) + len(times)
+        return Result(rows, doubled, [str(problem) for problem in stuck], notes, kinds)
     finally:
         stop.set()
         await asyncio.to_thread(system.stop)
@@ -153,7 +157,8 @@ def report(result: Result) -> None:
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     for line in table:
         print("   " + "  ".join(cell.ljust(width) for cell, width in zip(line, widths)))
-    print(f"   verdicts doubled over the run: {result.doubled}")
+    print(f"   verdicts doubled over the run: {result.doubled}; acknowledged moves by kind of player: "
+          + ", ".join(f"{kind} {count}" for kind, count in sorted(result.moves_by_kind.items())))
     for line in result.notes + [f"stuck: {problem}" for problem in result.stuck]:
         print(f"   {line}")
 
@@ -168,5 +173,5 @@ def main(argv: list[str]) -> None:
     phase_s = args.phase_seconds or (6.0 if args.quick else 20.0)
     with tempfile.TemporaryDirectory(prefix="arena-faults-") as folder:
         result = asyncio.run(run(Path(folder), players=players, phase_s=phase_s))
-    print(f"   {players} casual players and a daily player on each gateway; phases of {phase_s:.0f} s")
+    print(f"   {players} casual players, a daily player and a race of two on each gateway; phases of {phase_s:.0f} s")
     report(result)

@@ -2,9 +2,9 @@
 does not answer, take a ticket from another gateway and open the game again; after `unavailable`, send the
 same move again with the same move id (the server stores a move once, whatever the retries).
 
-- `casual_player` plays chosen winnable Wish deals from the solver's line (practice
-  games: every one is a win for the validator), `daily_player` plays today's Wish daily as a new guest each
-  time, first legal move first. A race player is one more coroutine of this shape (`WORKLOADS`).
+- `casual_player` plays chosen winnable Wish deals from the solver's line (practice games: every one is a
+  win for the validator); `daily_player` plays today's Wish daily as a new guest each time, and `race_pair`
+  races two new guests (one on each gateway) on a Wish deal, both first legal move first (`WORKLOADS`).
 Every acknowledged move and every interruption goes into the run's Journal.
 """
 
@@ -38,7 +38,7 @@ class Session:
     """One player: a token, and the gateway it is on now (the next one when that one fails)."""
 
     def __init__(self, name: str, urls: list[str], home: int, journal: Journal) -> None:
-        self.name, self.urls, self.journal = name, urls, journal
+        self.name, self.urls, self.journal, self.home = name, urls, journal, home
         self.order = itertools.cycle(urls[home:] + urls[:home])
         self.url = next(self.order)
         self.token = ""
@@ -174,5 +174,52 @@ def first_move(view: dict) -> dict | None:
     return moves[0] if moves else None
 
 
-# More kinds of players join a run here, e.g. races once they are served: (name, coroutine factory).
-WORKLOADS: list[tuple[str, Callable[[Session, asyncio.Event], Awaitable[None]]]] = [("daily", daily_player)]
+RACE = {"game": "wish", "variant": {"mode": "standard"}, "seats": 2, "time_limit_ms": 60_000}
+
+
+async def race_pair(host: Session, stop: asyncio.Event) -> None:
+    """Two new guests race each other, one on this gateway and one on the next: the host creates the race,
+    the rival joins by its code, both say ready; after the countdown each plays its own game of the race's deal
+    (first legal move first), through faults like everyone else."""
+    rival = Session(f"{host.name}-rival", host.urls, (host.home + 1) % len(host.urls), host.journal)
+    while not stop.is_set():
+        await host.sign_in()
+        await rival.sign_in()
+        race = await host.http("POST", "/api/races", json=RACE)
+        try:
+            await rival.http("POST", f"/api/races/join/{race['code']}")
+        except httpx.HTTPStatusError:
+            continue  # refused (e.g. a join sent again after a lost answer found the seat taken): a new race
+        games = await _started((host, rival), race["race_id"])
+        if games is None:
+            continue
+        results = await asyncio.gather(*(racer.play(game, lambda view, version: first_move(view))
+                                         for racer, game in zip((host, rival), games)))
+        for game, status in zip(games, results):
+            if status == "won":
+                host.journal.wins[game] = host.journal.phase
+
+
+async def _started(racers: tuple[Session, Session], race_id: str) -> list[str] | None:
+    """Both say ready (again while the race waits in its lobby: an answer lost to a fault); the racers' game
+    ids once the start signal has given them, host first; None if the race ended without them."""
+    while True:
+        race = await racers[0].http("GET", f"/api/races/{race_id}")
+        games = [racer["game_id"] for racer in race["racers"]]
+        if len(games) == 2 and all(games):
+            return games
+        if race["status"] in ("ended", "final"):
+            return None
+        if race["status"] == "lobby":
+            for racer in racers:
+                try:
+                    await racer.http("POST", f"/api/races/{race_id}/ready", json={"ready": True})
+                except httpx.HTTPStatusError:
+                    pass  # the countdown began meanwhile
+        await asyncio.sleep(0.25)
+
+
+# The kinds of players beside the casual ones, one of each per gateway: (name, coroutine factory).
+WORKLOADS: list[tuple[str, Callable[[Session, asyncio.Event], Awaitable[None]]]] = [
+    ("daily", daily_player), ("race", race_pair),
+]
