@@ -16,6 +16,7 @@ from msgspec import Meta, Struct
 
 from engine import RuleError
 
+from .api_docs import credentials_schema, errors, json_body
 from ..identity import TokenClaims, TokenRefused
 from ..sessions import Sessions
 from ..tournaments.service import TournamentService
@@ -52,7 +53,8 @@ class AccountsController(Controller):
     path = "/api"
     tags = ["players"]
 
-    @post("/accounts", status_code=201, opt=rate_limited("sign_in"))
+    @post("/accounts", status_code=201, opt=rate_limited("sign_in"), responses=errors(400, 401, 409, 429),
+          operation_class=json_body(credentials_schema(), "the account's name and password"))
     async def register(self, request: Request, sessions: NamedDependency[Sessions],
                        tournaments: NamedDependency[TournamentService]) -> TokenIssued:
         """A named account. Sent with a guest's token, the guest becomes the account and keeps its games."""
@@ -69,7 +71,8 @@ class AccountsController(Controller):
             raise _refused(made)
         return token_body(await sessions.issue(made.player_id))
 
-    @post("/session/sign-in", status_code=201, opt=rate_limited("sign_in"))
+    @post("/session/sign-in", status_code=201, opt=rate_limited("sign_in"), responses=errors(400, 401, 429),
+          operation_class=json_body(credentials_schema(), "the account's name and password"))
     async def sign_in(self, request: Request, sessions: NamedDependency[Sessions],
                       tournaments: NamedDependency[TournamentService]) -> TokenIssued:
         """A token for a named account, from its display name and password."""
@@ -79,7 +82,7 @@ class AccountsController(Controller):
             raise _refused(account)
         return token_body(await sessions.issue(account.player_id))
 
-    @get("/players/me")
+    @get("/players/me", responses=errors(401))
     async def me(self, claims: NamedDependency[TokenClaims], tournaments: NamedDependency[TournamentService]) -> Me:
         account = await tournaments.accounts.by_player(claims.player_id)
         return Me(claims.player_id, account.name if account else None, account is not None)

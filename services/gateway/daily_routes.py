@@ -18,11 +18,12 @@ from msgspec import Struct
 
 from engine import RuleError
 
+from .api_docs import errors
 from ..games.model import GameSummary
 from ..games.service import GameService
 from ..identity import TokenRefused
 from ..sessions import Sessions
-from ..tournaments.catalogue import utc_date_of
+from ..tournaments.catalogue import BAD_CHALLENGE_KEY, parse_challenge_key, utc_date_of
 from ..tournaments.challenge import ChallengeInfo, public_info
 from ..tournaments.leaderboard import BoardCounts, BoardPage, Standing
 from ..tournaments.service import TournamentService
@@ -78,7 +79,7 @@ def _key(date: str, game: str, variant: str) -> str:
 
 
 def _refused(error: RuleError) -> ApiError:
-    status = 404 if error.code in ("not_prepared", "bad_challenge", "unknown_game") else 409
+    status = 404 if error.code in ("not_prepared", "bad_challenge", BAD_CHALLENGE_KEY, "unknown_game") else 409
     return ApiError(status, error.code, error.message)
 
 
@@ -106,7 +107,7 @@ class DailiesController(Controller):
     path = "/api/dailies"
     tags = ["dailies"]
 
-    @get("/")
+    @get("/", responses=errors())
     async def dailies(self, request: Request, tournaments: NamedDependency[TournamentService],
                       sessions: NamedDependency[Sessions]) -> Dailies:
         """Today's challenges with their commitments and my status, yesterday's, and the commitments ahead."""
@@ -121,8 +122,9 @@ class DailiesController(Controller):
         yesterday = await _day(tournaments, today - dt.timedelta(days=1), player)
         return Dailies(await _day(tournaments, today, player), yesterday, upcoming)
 
-    @get("/{date:str}")
-    async def day(self, date: FromPath[str], request: Request, tournaments: NamedDependency[TournamentService],
+    @get("/{date:str}", responses=errors(400))
+    async def day(self, date: Annotated[str, Parameter(description="a day, e.g. 2026-12-01",
+                                                     schema_extra={"format": "date"})], request: Request, tournaments: NamedDependency[TournamentService],
                   sessions: NamedDependency[Sessions]) -> Day:
         """One day's challenges: seed, salt, counter and day key once the day is final."""
         try:
@@ -131,7 +133,7 @@ class DailiesController(Controller):
             raise ApiError(400, "bad_date", f"a day is a date like 2026-12-01, not {date!r}") from None
         return await _day(tournaments, day, await _player(request, sessions))
 
-    @post("/{date:str}/{game:str}/{variant:str}/attempt", status_code=200)
+    @post("/{date:str}/{game:str}/{variant:str}/attempt", status_code=200, responses=errors(400, 401, 404, 409))
     async def attempt(self, date: FromPath[str], game: FromPath[str], variant: FromPath[str],
                       tournaments: NamedDependency[TournamentService], player_id: NamedDependency[str]) -> GameSummary:
         """My attempt at the challenge: the first request makes it, every later one returns the same game.
@@ -141,7 +143,7 @@ class DailiesController(Controller):
             raise _refused(found)
         return found
 
-    @post("/{date:str}/{game:str}/{variant:str}/practice", status_code=201)
+    @post("/{date:str}/{game:str}/{variant:str}/practice", status_code=201, responses=errors(400, 401, 404, 409))
     async def practice(self, date: FromPath[str], game: FromPath[str], variant: FromPath[str],
                        tournaments: NamedDependency[TournamentService], player_id: NamedDependency[str]) -> GameSummary:
         """The challenge's deal again as practice, unranked, once my attempt is over (as secret until the reveal)."""
@@ -150,7 +152,7 @@ class DailiesController(Controller):
             raise _refused(found)
         return found
 
-    @get("/{date:str}/{game:str}/{variant:str}/leaderboard")
+    @get("/{date:str}/{game:str}/{variant:str}/leaderboard", responses=errors(400, 404, 409))
     async def leaderboard(
         self, date: FromPath[str], game: FromPath[str], variant: FromPath[str], request: Request,
         tournaments: NamedDependency[TournamentService], sessions: NamedDependency[Sessions],
@@ -159,6 +161,9 @@ class DailiesController(Controller):
     ) -> Leaderboard:
         """Verified wins: fewer moves, then shorter server time, then earlier finish; my standing."""
         key = _key(date, game, variant)
+        named = parse_challenge_key(key)  # before any read: a key no challenge has is no stream to read
+        if isinstance(named, RuleError):
+            raise _refused(named)
         info = public_info(await tournaments.challenge(key), tournaments.clock())
         if isinstance(info, RuleError):
             raise _refused(info)
@@ -174,7 +179,7 @@ class StatsController(Controller):
     path = "/api/players/me"
     tags = ["players"]
 
-    @get("/stats")
+    @get("/stats", responses=errors(401))
     async def stats(self, service: NamedDependency[GameService], player_id: NamedDependency[str],
                     tournaments: NamedDependency[TournamentService]) -> PlayerStatsView:
         """My statistics per game and variant, and my daily streak: a projection of my games' logs."""

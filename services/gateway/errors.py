@@ -1,12 +1,15 @@
 """HTTP errors as `{"code", "message"}` bodies, the same shape as the socket's s2c.error.
 
 When Redis cannot keep up (its pool has no connection free in time, it is away, the store fails) a request
-gets 503 `unavailable` with Retry-After: an answer the client can act on, never a 500.
+gets 503 `unavailable` with Retry-After: an answer the client can act on, never a 500. Litestar's own refusals
+(no such route, a method the path does not take, a parameter that does not parse) have the same shape, so
+one schema describes every error (api_docs.py).
 """
 
 from __future__ import annotations
 
 from litestar import Request, Response
+from litestar.exceptions import HTTPException
 from msgspec import Struct
 
 from .overload import RETRY_AFTER_SECONDS, cause_of, warnings
@@ -33,3 +36,13 @@ def unavailable_response(request: Request, exc: Exception) -> Response[ErrorBody
     warnings.warn("HTTP requests", exc)
     body = ErrorBody("unavailable", f"the game store cannot answer now, try again shortly ({cause_of(exc)})")
     return Response(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 413: "too_large"}
+
+
+def http_error_response(_: Request, exc: HTTPException) -> Response[ErrorBody]:
+    """Litestar's refusals as {code, message}; their headers kept (a 405 says Allow)."""
+    code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
+    return Response(ErrorBody(code, exc.detail), status_code=exc.status_code, headers=exc.headers)

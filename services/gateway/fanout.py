@@ -1,7 +1,8 @@
 """The fan-out: every update reaches every socket of its game, on this process and on every other.
 
 - Sockets of this process get an update straight from the process that made the move (`LocalSockets`).
-- Other processes get it over Redis pub/sub (`PubSubLink`, the one place pub/sub commands are spelled).
+- Other processes get it over Redis pub/sub (a `Link`: PubSubLink on one server, ShardedPubSubLink on a
+  cluster; the only places pub/sub commands are spelled).
   A channel is subscribed while any socket of this process watches its game (counted per channel: one
   SUBSCRIBE for the first socket, one UNSUBSCRIBE after the last), on one subscriber connection read by one
   task, which hands each message to this process's sockets of the game.
@@ -25,7 +26,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutErr
 
 from .local_sockets import LocalSockets, UpdateSink
 from .overload import UNAVAILABLE_ERRORS, warnings
-from .pubsub_link import MESSAGE, SUBSCRIBED, PubSubLink
+from .pubsub_link import MESSAGE, SUBSCRIBED, Link
 
 __all__ = ["Fanout", "LocalSockets", "NotSubscribed", "UpdateSink"]
 
@@ -41,7 +42,7 @@ class Fanout:
     read_timeout = 1.0  # seconds a read of the subscriber connection waits before looking again
     retry_seconds = 0.5  # after a failed read (Redis away), before the next
 
-    def __init__(self, link: PubSubLink, *, confirm_timeout: float) -> None:
+    def __init__(self, link: Link, *, confirm_timeout: float) -> None:
         self.link = link
         self.confirm_timeout = confirm_timeout
         self.local = LocalSockets()

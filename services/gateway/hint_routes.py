@@ -16,6 +16,7 @@ from ..games import hints as h
 from ..games.hints import HintAnswer
 from ..games.model import NO_SUCH_GAME, NOT_YOUR_GAME, STALE_VERSION, Refusal
 from .bodies import decode_body
+from .api_docs import errors, json_body
 from .errors import ApiError
 
 
@@ -24,6 +25,8 @@ class HintC2S(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 _hint_body = json.Decoder(HintC2S)
+HINT_BODY = {"type": "object", "properties": {"version": {"type": ["integer", "null"], "minimum": 0}},
+             "additionalProperties": False}
 
 STATUS = {
     NO_SUCH_GAME: 404,
@@ -41,7 +44,9 @@ class HintsController(Controller):
     path = "/api/games"
     tags = ["games"]
 
-    @post("/{game_id:str}/hint", status_code=200)
+    @post("/{game_id:str}/hint", status_code=200, responses=errors(400, 401, 403, 404, 409),
+          operation_class=json_body(HINT_BODY, "the version the client shows (null or no body: the current one)",
+                                    required=False))
     async def hint(self, game_id: FromPath[str], request: Request, state: State,
                    player_id: NamedDependency[str]) -> HintAnswer:
         """Body: `{"version": <int> | null}` (may be empty). The next move of a winning line, or

@@ -2,7 +2,8 @@
 
 Redis comes from `settings.redis_url` (`arena serve` starts the embedded server first when none
 is set). The fan-out carries updates over Redis pub/sub, so several gateway processes on one
-Redis show every move to every socket; the game log itself stays in the store.
+Redis show every move to every socket; the game log itself stays in the store. On a cluster URL the
+fan-out uses sharded pub/sub: a game's updates go through its own slot's node.
 """
 
 from __future__ import annotations
@@ -15,21 +16,23 @@ from litestar import Litestar
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
 from litestar.di import Provide
-from litestar.exceptions import TooManyRequestsException
+from litestar.exceptions import HTTPException, TooManyRequestsException
 from litestar.plugins import InitPluginProtocol
 
 from ..games.hints import Hints
 from ..games.service import GameService
 from ..identity import Identity, TokenClaims, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url, server_client
+from ..redis.waiting_cluster import WaitingRedisCluster
 from ..sessions import Sessions
 from ..settings import Settings
 from .auth import current_claims, current_player
 from .catalog import CatalogController
-from .errors import ApiError, api_error_response, unavailable_response
+from .errors import ApiError, api_error_response, http_error_response, unavailable_response
 from .fanout import Fanout
 from .overload import UNAVAILABLE_ERRORS
-from .pubsub_link import PubSubLink
+from .pubsub_link import Link, PubSubLink
+from .sharded_link import ShardedPubSubLink
 from ..races.service import RaceService
 from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
@@ -71,6 +74,17 @@ def _sessions(state: State) -> Sessions:
     return state.sessions
 
 
+def pubsub_link(url: str, pool_size: int, pool_timeout: float) -> Link:
+    """The fan-out's own clients (not the store's: a subscriber connection is never given back to a pool);
+    no I/O until used. A cluster gets sharded pub/sub, one server the classic kind."""
+    plain_url, cluster = parse_redis_url(url)
+    if cluster:
+        return ShardedPubSubLink(
+            WaitingRedisCluster.from_url(plain_url, max_connections=pool_size, pool_timeout=pool_timeout), plain_url
+        )
+    return PubSubLink(server_client(plain_url, pool_size=pool_size, pool_timeout=pool_timeout))
+
+
 class ArenaPlugin(InitPluginProtocol):
     def __init__(self, settings: Settings) -> None:
         if not settings.redis_url:
@@ -80,11 +94,8 @@ class ArenaPlugin(InitPluginProtocol):
         never_log(secret)
         self.identity = Identity(secret, settings.token_ttl_seconds)
         self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst)
-        # Pub/sub goes to one node even on a cluster (cluster pub/sub is broadcast); no I/O until used.
-        plain_url, _ = parse_redis_url(settings.redis_url)
-        pool = {"pool_size": settings.redis_pool_size, "pool_timeout": settings.redis_pool_timeout}
-        self.pool = pool
-        link = PubSubLink(server_client(plain_url, **pool))
+        self.pool = {"pool_size": settings.redis_pool_size, "pool_timeout": settings.redis_pool_timeout}
+        link = pubsub_link(settings.redis_url, settings.redis_pool_size, settings.redis_pool_timeout)
         self.fanout = Fanout(link, confirm_timeout=max(1.0, settings.redis_pool_timeout))
 
     @asynccontextmanager
@@ -146,6 +157,7 @@ class ArenaPlugin(InitPluginProtocol):
             }
         )
         app_config.exception_handlers[ApiError] = api_error_response
+        app_config.exception_handlers[HTTPException] = http_error_response
         app_config.exception_handlers[TooManyRequestsException] = too_many_requests_handler(settings)
         for error in UNAVAILABLE_ERRORS:
             app_config.exception_handlers[error] = unavailable_response

@@ -1,17 +1,17 @@
-"""The gateway's one link to Redis pub/sub: every SUBSCRIBE, UNSUBSCRIBE, PUBLISH and PUBSUB NUMSUB it sends.
-
-Classic pub/sub on one node (on a cluster, classic pub/sub reaches every node). A sharded link (SSUBSCRIBE,
-SPUBLISH, PUBSUB SHARDNUMSUB on a cluster client, messages typed `ssubscribe`/`smessage`) would be a second
-class with these same methods; nothing else in the gateway names a pub/sub command. Only redis-py's public
-PubSub API is used: one connection carries every subscription of this process.
+"""The gateway's link to Redis pub/sub on one server: every SUBSCRIBE, UNSUBSCRIBE, PUBLISH and PUBSUB
+NUMSUB it sends. On a cluster the gateway uses ShardedPubSubLink (sharded_link.py) instead, with the same
+methods (`Link`); nothing else in the gateway names a pub/sub command. Only redis-py's public PubSub API is
+used: one connection carries every subscription of this process.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 SUBSCRIBED, MESSAGE = "subscribed", "message"
 
@@ -22,10 +22,24 @@ class Received(NamedTuple):
     data: bytes
 
 
+class Link(Protocol):
+    """What the Fanout needs of pub/sub: PubSubLink on one server, ShardedPubSubLink on a cluster."""
+
+    async def connect(self) -> None: ...
+    async def subscribe(self, channels: Sequence[str]) -> None: ...
+    async def unsubscribe(self, channels: Sequence[str]) -> None: ...
+    def subscribed(self) -> set[str]: ...
+    async def receive(self, timeout: float) -> Received | None: ...
+    async def listeners(self, channels: Sequence[str]) -> dict[str, int]: ...
+    async def publish(self, messages: Sequence[tuple[str, bytes]]) -> list[int]: ...
+    async def aclose(self) -> None: ...
+
+
 class PubSubLink:
     def __init__(self, redis: aioredis.Redis) -> None:
         self.redis = redis  # publishes and counts (a pooled client: commands, not the subscribed connection)
         self.pubsub = redis.pubsub()
+        self._reconnecting = asyncio.Lock()
 
     async def connect(self) -> None:
         """Take the subscriber connection (before the first subscription, so reading works at once)."""
@@ -34,10 +48,23 @@ class PubSubLink:
 
     async def subscribe(self, channels: Sequence[str]) -> None:
         """Send SUBSCRIBE; Redis's confirmation comes back through `receive` (kind SUBSCRIBED)."""
+        await self._reconnect_if_lost()
         await self.pubsub.subscribe(*channels)
 
     async def unsubscribe(self, channels: Sequence[str]) -> None:
+        await self._reconnect_if_lost()
         await self.pubsub.unsubscribe(*channels)
+
+    async def _reconnect_if_lost(self) -> None:
+        """Take a lost subscriber connection again, one task at a time: redis-py 8 lets two tasks (a
+        subscribe's and the reader's) reconnect one connection at once, and the loser fails inside it
+        (AttributeError on a closed writer). redis-py subscribes the new connection to its channels again."""
+        connection = self.pubsub.connection
+        if connection is None or connection.is_connected:
+            return
+        async with self._reconnecting:
+            if not connection.is_connected:
+                await connection.connect()
 
     def subscribed(self) -> set[str]:
         """The channels redis-py holds subscriptions for (and subscribes a new connection to again)."""
@@ -47,7 +74,11 @@ class PubSubLink:
         """The next message or confirmation on the subscriber connection; None after `timeout` s of silence.
         A lost connection is taken again by redis-py, which subscribes it to its channels again."""
         await self.connect()
-        message = await self.pubsub.get_message(timeout=timeout)
+        await self._reconnect_if_lost()
+        try:
+            message = await self.pubsub.get_message(timeout=timeout)
+        except (AttributeError, RuntimeError) as exc:  # a reconnect still raced with a send: try again
+            raise RedisConnectionError(f"the subscriber connection broke while taken again: {exc!r}") from exc
         if message is None or message["channel"] is None:
             return None
         kind = {"subscribe": SUBSCRIBED, "message": MESSAGE}.get(message["type"], message["type"])

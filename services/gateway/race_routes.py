@@ -20,6 +20,7 @@ from ..races.ratings import RatingRow, board_of
 from ..races.service import RaceService
 from ..races.view import RaceView
 from ..tournaments.catalogue import CATALOGUE
+from .api_docs import READY_SCHEMA, create_race_schema, errors, json_body
 from .errors import ApiError
 
 STATUS = {
@@ -40,6 +41,9 @@ class ReadyBody(Struct, frozen=True, forbid_unknown_fields=True):
     ready: bool = True
 
 
+LOBBY_ERRORS = errors(400, 401, 403, 404, 409)  # what STATUS maps a race's refusals to
+
+
 def _answer(done: RaceView | RaceError) -> RaceView:
     if isinstance(done, RaceError):
         raise ApiError(STATUS.get(done.code, 409), done.code, done.message)
@@ -50,7 +54,8 @@ class RacesController(Controller):
     path = "/api/races"
     tags = ["races"]
 
-    @post("/", status_code=201)
+    @post("/", status_code=201, responses=errors(400, 401, 409),
+          operation_class=json_body(create_race_schema(), "a game and variant of the daily catalogue, seats, time limit"))
     async def create_race(self, data: JSONBody[CreateRace], races: NamedDependency[RaceService],
                           player_id: NamedDependency[str]) -> RaceView:
         """A new race on a game and variant of the daily catalogue; you are its host and first seat."""
@@ -59,7 +64,7 @@ class RacesController(Controller):
             raise ApiError(400, settings.code, settings.message)
         return _answer(await races.create(player_id, settings))
 
-    @get("/{race_id:str}")
+    @get("/{race_id:str}", responses=errors(400, 401, 404))
     async def race(self, race_id: FromPath[str], races: NamedDependency[RaceService],
                    player_id: NamedDependency[str]) -> RaceView:
         """The race as anyone may see it (the seed from the end on, game ids from the start on)."""
@@ -68,7 +73,7 @@ class RacesController(Controller):
             raise ApiError(404, "no_such_race", f"there is no race {race_id!r}")
         return view
 
-    @post("/join/{code:str}", status_code=200)
+    @post("/join/{code:str}", status_code=200, responses=LOBBY_ERRORS)
     async def join_by_code(self, code: FromPath[str], races: NamedDependency[RaceService],
                            player_id: NamedDependency[str]) -> RaceView:
         """Take a seat in the race a join code names (the code from a join link, any case)."""
@@ -77,30 +82,31 @@ class RacesController(Controller):
             raise ApiError(404, "no_such_code", f"no race has the code {code!r}")
         return _answer(await races.join(player_id, race_id))
 
-    @post("/{race_id:str}/join", status_code=200)
+    @post("/{race_id:str}/join", status_code=200, responses=LOBBY_ERRORS)
     async def join(self, race_id: FromPath[str], races: NamedDependency[RaceService],
                    player_id: NamedDependency[str]) -> RaceView:
         return _answer(await races.join(player_id, race_id))
 
-    @post("/{race_id:str}/leave", status_code=200)
+    @post("/{race_id:str}/leave", status_code=200, responses=LOBBY_ERRORS)
     async def leave(self, race_id: FromPath[str], races: NamedDependency[RaceService],
                     player_id: NamedDependency[str]) -> RaceView:
         """Give your seat back (in the lobby only; once the race runs, resign your game instead)."""
         return _answer(await races.leave(player_id, race_id))
 
-    @post("/{race_id:str}/ready", status_code=200)
+    @post("/{race_id:str}/ready", status_code=200, responses=LOBBY_ERRORS,
+          operation_class=json_body(READY_SCHEMA, "ready or not (no body: ready)", required=False))
     async def ready(self, race_id: FromPath[str], races: NamedDependency[RaceService],
                     player_id: NamedDependency[str], data: JSONBody[ReadyBody | None] = None) -> RaceView:
         """Ready (or not: {"ready": false}). When every seat is ready, at least two, the countdown starts."""
         return _answer(await races.ready(player_id, race_id, True if data is None else data.ready))
 
-    @post("/{race_id:str}/start", status_code=200)
+    @post("/{race_id:str}/start", status_code=200, responses=LOBBY_ERRORS)
     async def start(self, race_id: FromPath[str], races: NamedDependency[RaceService],
                     player_id: NamedDependency[str]) -> RaceView:
         """The host starts the countdown with at least two seated, ready or not."""
         return _answer(await races.start(player_id, race_id))
 
-    @post("/{race_id:str}/rematch", status_code=201)
+    @post("/{race_id:str}/rematch", status_code=201, responses=LOBBY_ERRORS)
     async def rematch(self, race_id: FromPath[str], races: NamedDependency[RaceService],
                       player_id: NamedDependency[str]) -> RaceView:
         """After the end: a new race with the same seats and a new deal (one, whoever asks first)."""
@@ -111,7 +117,7 @@ class RatingsController(Controller):
     path = "/api/ratings"
     tags = ["races"]
 
-    @get("/{game:str}")
+    @get("/{game:str}", responses=errors(400, 404))
     async def leaderboard(self, game: FromPath[str], races: NamedDependency[RaceService],
                           variant: FromQuery[str | None] = None, limit: FromQuery[int] = 50) -> list[RatingRow]:
         """A game and variant's race ratings, best first: mu, its uncertainty sigma, the conservative

@@ -8,6 +8,7 @@ from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath
 
+from .api_docs import errors
 from ..games.model import NO_SUCH_GAME, Refusal
 from ..games.service import GameService
 from ..validator.public import ValidatorStatus, public_replay, validator_status
@@ -21,7 +22,7 @@ class ReplaysController(Controller):
     path = "/api"
     tags = ["replays"]
 
-    @get("/games/{game_id:str}/replay")
+    @get("/games/{game_id:str}/replay", responses=errors(400, 403, 404))
     async def replay(self, game_id: FromPath[str], service: NamedDependency[GameService]) -> ReplayFile:
         """The game's replay file (docs/replay-format.md) once its deal may be public: a casual game once
         over, a daily attempt after the challenge's reveal, a race game after its race. Anyone may ask."""
@@ -31,7 +32,8 @@ class ReplaysController(Controller):
         return found
 
     @get("/games/{game_id:str}/replay/views",
-         responses={200: ResponseSpec(ReplayViews, description="the replay's steps and the solver's review")})
+         responses={200: ResponseSpec(ReplayViews, description="the replay's steps and the solver's review",
+                                 generate_examples=False), **errors(400, 403, 404)})
     async def replay_views(self, game_id: FromPath[str], service: NamedDependency[GameService]) -> Response[bytes]:
         """What the replay page shows: the deal and the position after every move, every card face up,
         each move with its server time, and the solver's review. Public exactly when the replay file is."""
@@ -41,7 +43,7 @@ class ReplaysController(Controller):
             raise ApiError(status, found.code, found.message)
         return Response(found, media_type=MediaType.JSON)
 
-    @get("/games/{game_id:str}/verdict")
+    @get("/games/{game_id:str}/verdict", responses=errors(400, 404))
     async def verdict(self, game_id: FromPath[str], state: State) -> Verdict:
         """The validator's verdict on a won game (moves and time only, never a card); 404 until there is one."""
         stored = await state.validators.queue.verdict_of(game_id)
@@ -49,7 +51,7 @@ class ReplaysController(Controller):
             raise ApiError(404, "no_verdict", f"no verdict on {game_id!r} (not won, or not checked yet)")
         return stored.verdict
 
-    @get("/validator/status")
+    @get("/validator/status", responses=errors())
     async def status(self, state: State) -> ValidatorStatus:
         """Submissions waiting (lag), being checked (pending), and verdicts so far."""
         return await validator_status(state.redis)

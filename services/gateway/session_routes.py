@@ -10,6 +10,7 @@ from litestar.di import NamedDependency
 from msgspec import Struct
 from redis.exceptions import RedisError
 
+from .api_docs import errors
 from ..identity import Identity, IssuedToken, TokenClaims
 from ..sessions import Sessions, Ticket
 from .errors import ApiError
@@ -42,7 +43,7 @@ class PlayersController(Controller):
     path = "/api/players"
     tags = ["players"]
 
-    @post("/guest", status_code=201, opt=rate_limited("guests"))
+    @post("/guest", status_code=201, opt=rate_limited("guests"), responses=errors(429))
     async def create_guest(self, identity: NamedDependency[Identity]) -> TokenIssued:
         """A new guest player and its token. Needs no Redis: the token is signed, not stored."""
         return token_body(identity.new_guest())
@@ -52,12 +53,12 @@ class SessionController(Controller):
     path = "/api/session"
     tags = ["players"]
 
-    @post("/refresh", status_code=201, opt=rate_limited("sign_in"))
+    @post("/refresh", status_code=201, opt=rate_limited("sign_in"), responses=errors(401, 429))
     async def refresh(self, sessions: NamedDependency[Sessions], claims: NamedDependency[TokenClaims]) -> TokenIssued:
         """A new token for the same player, a full lifetime from now; the old one lives out its time."""
         return token_body(await sessions.refresh(claims))
 
-    @post("/sign-out", status_code=204)
+    @post("/sign-out", status_code=204, responses=errors(401))
     async def sign_out(self, sessions: NamedDependency[Sessions], claims: NamedDependency[TokenClaims]) -> None:
         """End this token, and every other token of the player issued until now, on every process.
         A guest has no way back in: its games stay, but nobody can play them as that player again."""
@@ -71,7 +72,7 @@ class TicketsController(Controller):
     path = "/api/tickets"
     tags = ["players"]
 
-    @post("/", status_code=201, opt=rate_limited("tickets"))
+    @post("/", status_code=201, opt=rate_limited("tickets"), responses=errors(401, 429))
     async def new_ticket(self, sessions: NamedDependency[Sessions], claims: NamedDependency[TokenClaims]) -> TicketIssued:
         """A ticket for one socket: `?ticket=<ticket>`, used once, within `expires_in_ms`."""
         try:

@@ -54,8 +54,9 @@ RATE_LIMIT_NAMESPACE = f"{PREFIX}rate"
 
 
 def updates_channel(game_id: str) -> str:
-    """Pub/sub channel carrying a game's versioned updates between gateway processes."""
-    return f"{PREFIX}updates:{game_id}"
+    """Pub/sub channel carrying a game's versioned updates between gateway processes. It carries the game's
+    hash tag: on a cluster it is a shard channel in the slot (and on the node) of the game's log."""
+    return f"{PREFIX}updates:{{{game_id}}}"
 
 
 LOG_KEY_PATTERN = f"{GAME_PREFIX}{{*}}:log"  # SCAN pattern matching every game's stream
@@ -176,13 +177,14 @@ def races_due_key() -> str:
 
 
 def race_channel(race_id: str) -> str:
-    """Pub/sub channel carrying a race's versioned s2c.race frames between gateway processes."""
-    return f"{PREFIX}race-updates:{race_id}"
+    """Pub/sub channel carrying a race's versioned s2c.race frames between gateway processes; with the race's
+    hash tag, so on a cluster it is a shard channel on the node of the race's keys."""
+    return f"{PREFIX}race-updates:{{{race_id}}}"
 
 
 def racer_channel(race_id: str, player_id: str) -> str:
-    """Pub/sub channel carrying one racer's versioned progress (counts only) in a race."""
-    return f"{PREFIX}race-progress:{race_id}:{player_id}"
+    """Pub/sub channel carrying one racer's versioned progress (counts only) in a race (the race's slot too)."""
+    return f"{PREFIX}race-progress:{{{race_id}}}:{player_id}"
 
 
 # Ratings per game and variant: one board's keys share the hash tag `{ratings:<game>/<variant>}`.
@@ -227,5 +229,6 @@ def daily_board_version_key(challenge: str) -> str:
 
 
 def board_channel(challenge: str) -> str:
-    """Pub/sub channel of a challenge's leaderboard changes between gateway processes."""
-    return f"{PREFIX}board:{challenge}"
+    """Pub/sub channel of a challenge's leaderboard changes between gateway processes; in the slot of the
+    challenge's leaderboard keys (its hash tag), as a shard channel on a cluster."""
+    return f"{PREFIX}board:{{{challenge}}}"

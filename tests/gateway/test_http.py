@@ -95,6 +95,15 @@ MALFORMED_BODIES = {
 }
 
 
+def test_a_whole_number_written_with_a_fraction_is_that_integer(alice, http):
+    """JSON Schema's rule, which the API's schema follows: 7.0 is the integer 7 (seed and variant alike)."""
+    body = '{"game": "patient-pairs", "variant": {"piles": 11.0}, "seed": 7.0}'
+    response = http.post("/api/games", content=body, headers={**alice.headers, "content-type": "application/json"})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    assert created["variant"] == {"piles": 11} and created["kind"] == "practice" and created["chosen_deal"]
+
+
 @pytest.mark.parametrize("body", MALFORMED_BODIES.values(), ids=MALFORMED_BODIES.keys())
 def test_every_malformed_body_gets_a_400_with_the_error_body(alice, http, body):
     response = http.post(
@@ -102,5 +111,5 @@ def test_every_malformed_body_gets_a_400_with_the_error_body(alice, http, body):
     )
     assert response.status_code == 400, response.text[:300]
     error = response.json()
-    assert set(error) == {"code", "message"} and error["code"] in {"bad_json", "bad_body", "bad_variant"}, error
+    assert set(error) == {"code", "message"} and error["code"] in {"bad_json", "bad_body", "bad_variant", "bad_seed"}, error
     assert http.get("/api/games", headers=alice.headers).json() == []  # nothing was created

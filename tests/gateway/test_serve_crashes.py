@@ -187,3 +187,44 @@ def _kill_leftovers(data: Path) -> None:
     # A failing run must not leave redis-servers on the machine for the next tests.
     for pid in redis_servers_on(data):
         os.kill(pid, signal.SIGKILL)
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process under `pid` now (read from /proc, not through the code under test)."""
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = {int(child) for child in (task / "children").read_text().split()}
+            except OSError:
+                continue
+            todo.extend(children - found)
+            found |= children
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_serve_killed_with_sigkill_leaves_no_worker_holding_its_port(tmp_path: Path) -> None:
+    """The daily scheduler's solver worker (a process of its own) must neither answer for a dead server nor
+    outlive it: a port still listening after the kill would take connections nobody answers."""
+    serve = ServeProcess(tmp_path / "data", ARENA_DAILY_GAMES="wish", ARENA_SCHEDULER="1").start()
+    try:
+        with httpx.Client(base_url=serve.url, timeout=10) as http:  # today's daily: its deal was picked by the worker
+            wait_until(lambda: http.get("/api/dailies").json()["today"]["challenges"], timeout=30,
+                       what="today's daily challenge")
+        helpers = _descendants(serve.process.pid) - set(redis_servers_on(tmp_path / "data"))
+        assert helpers, "no worker process was started: this test proves nothing"
+        serve.kill9()
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"{serve.url}/health", timeout=5)
+        wait_until(lambda: not any(_alive(pid) for pid in helpers), what="the worker's end after the server's")
+    finally:
+        _kill_leftovers(tmp_path / "data")

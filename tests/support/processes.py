@@ -15,7 +15,7 @@ from pathlib import Path
 
 SERVE_START_TIMEOUT_S = 40.0
 SERVER_NAMES = ("valkey-server", "redis-server")  # the embedded default, and any Redis named instead
-SERVING = re.compile(r"serving at (http://[\d.]+:\d+)/ .*redis: (?:embedded )?(redis://[\d.]+:\d+/0)")
+SERVING = re.compile(r"serving at (http://[\d.]+:\d+)/ .*redis: (?:embedded )?(redis(?:\+cluster)?://[\d.]+:\d+/0)")
 
 
 def redis_servers_on(folder: Path) -> list[int]:
