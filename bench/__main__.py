@@ -1,7 +1,8 @@
 """`python -m bench [NAME ...]` runs every bench/bench_*.py (or the named ones) and prints figures.
 
 Benchmarks print numbers and ratios against a baseline run in the same process; they assert
-nothing about time. Pass `--quick` for a short run.
+nothing about time. Pass `--quick` for a short run; arguments after `--` go to each named bench
+(`python -m bench gateway -- --quick --against main`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import bench
 
 
 def main(argv: list[str]) -> int:
+    argv, passed = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, None)
     quick = "--quick" in argv
     wanted = [a for a in argv if not a.startswith("-")]
     names = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
@@ -27,7 +29,7 @@ def main(argv: list[str]) -> int:
             continue
         print(f"== {name[6:]}", flush=True)
         started = time.perf_counter()
-        importlib.import_module(f"bench.{name}").main(["--quick"] if quick else [])
+        importlib.import_module(f"bench.{name}").main(passed if passed is not None else ["--quick"] if quick else [])
         print(f"   ({time.perf_counter() - started:.1f} s)\n", flush=True)
     return 0
 

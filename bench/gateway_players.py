@@ -1,0 +1,80 @@
+"""The bench's players: a guest with one game socket, playing random legal moves.
+
+A move is done when the client holds the view after it: from the `s2c.accepted` that carries it (the
+mover's one frame since the acceptance carries the new view), or from the `s2c.update` that followed a bare
+acceptance (older servers, which a `--against` baseline may be). Both are timed the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import httpx
+import msgspec
+from websockets.asyncio.client import connect
+
+from .gateway_server import Server
+
+decode = msgspec.json.Decoder().decode  # the client's share of the shared CPU, kept small
+encode = msgspec.json.Encoder().encode
+
+
+class Player:
+    game, variant = "spider", {"suits": 1}  # a long game: steady play, few re-creations (--game changes it)
+
+    def __init__(self, server: Server, http: httpx.AsyncClient) -> None:
+        self.server, self.http = server, http
+        self.token = self.ws = self.game_id = None
+        self.version, self.view = 0, None
+
+    async def start(self) -> Player:
+        self.token = (await self.http.post("/api/players/guest")).json()["token"]
+        await self.new_game()
+        return self
+
+    async def ticket(self) -> str:
+        answer = await self.http.post("/api/tickets", headers={"Authorization": f"Bearer {self.token}"})
+        return answer.raise_for_status().json()["ticket"]
+
+    async def new_game(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        body = {"game": self.game, "variant": self.variant}
+        created = await self.http.post("/api/games", json=body, headers={"Authorization": f"Bearer {self.token}"})
+        self.game_id = created.json()["id"]
+        url = f"{self.server.ws}/ws/games/{self.game_id}?ticket={await self.ticket()}"
+        self.ws = await connect(url, compression=None, max_size=None)
+        snapshot = decode(await self.ws.recv())["snapshot"]
+        self.version, self.view = snapshot["version"], snapshot["view"]
+
+    async def move(self, rng: random.Random) -> float | None:
+        """One random legal move; its latency (sent to the new view received), or None if a new game began."""
+        # Undo and resign are listed too; a random resign would end the game at once.
+        moves = [move for move in self.view["legal"] if move["type"] not in ("undo", "resign")]
+        if self.view["status"] != "in_progress" or not moves:
+            await self.new_game()
+            return None
+        frame = {"type": "c2s.move", "move_id": f"{self.game_id}-{self.version}", "version": self.version,
+                 "move": rng.choice(moves)}
+        started = time.perf_counter()
+        await self.ws.send(encode(frame))
+        while True:
+            answer = decode(await self.ws.recv())
+            kind = answer["type"]
+            if kind == "s2c.rejected":
+                raise RuntimeError(f"a legal move was rejected: {answer}")
+            snapshot = answer.get("snapshot") if kind in ("s2c.accepted", "s2c.update") else None
+            if snapshot is not None and snapshot["version"] == self.version + 1:
+                self.version, self.view = snapshot["version"], snapshot["view"]
+                return time.perf_counter() - started
+
+
+async def start_players(server: Server, http: httpx.AsyncClient, count: int, *, at_once: int = 25) -> list[Player]:
+    """`count` players of `server`, `at_once` being set up concurrently (the set-up is not measured)."""
+    players: list[Player] = []
+    while len(players) < count:
+        wave = min(at_once, count - len(players))
+        players += await asyncio.gather(*(Player(server, http).start() for _ in range(wave)))
+    return players
