@@ -147,8 +147,10 @@ async def recv_type(conn: ClientConnection, kinds: set[str], timeout: float = 12
             return frame
 
 
-async def move_until_stored(conn: ClientConnection, version: int, move: dict, attempts: int = 20) -> list[str]:
-    """Send one move; after `unavailable` send it again with the same move id. Returns the answers in order."""
+async def move_until_stored(conn: ClientConnection, version: int, move: dict, attempts: int = 20,
+                            answered: list[dict] | None = None) -> list[str]:
+    """Send one move; after `unavailable` send it again with the same move id. Returns the answers in order
+    (and appends the final answer frame to `answered`: an acceptance carries the game after the move)."""
     move_id = uuid.uuid4().hex
     frame = json.dumps({"type": "c2s.move", "move_id": move_id, "version": version, "move": move})
     answers = []
@@ -160,6 +162,8 @@ async def move_until_stored(conn: ClientConnection, version: int, move: dict, at
                 break
         answers.append(got["type"] if got["type"] != "s2c.error" else got["code"])
         if got["type"] != "s2c.error":
+            if answered is not None:
+                answered.append(got)
             return answers
         await asyncio.sleep(0.5)  # let the burst drain before the retry
     return answers
@@ -231,9 +235,14 @@ async def overload_round(server: ServeProcess, sockets: int, waves: int, per_wav
     tickets = await asyncio.to_thread(tickets_for, server.url, watched, sockets)
     burst = asyncio.ensure_future(socket_burst(server.ws_url, tickets, sockets, halfway=halfway))
     await halfway.wait()
-    first_move = await move_until_stored(player, 0, view["legal"][0])
+    answered: list[dict] = []
+    first_move = await move_until_stored(player, 0, view["legal"][0], answered=answered)
     socket_outcomes, opened = await burst
-    view = view_of(await recv_type(player, {"s2c.update"}))
+    if answered and answered[-1].get("snapshot"):
+        view = view_of(answered[-1])  # the acceptance carried the game after the move
+    else:  # rejected, or a retry this socket had shown: the game as it is now
+        await player.send(json.dumps({"type": "c2s.sync", "version": 0}))
+        view = view_of(await recv_type(player, {"s2c.snapshot"}))
     resynced = Counter()
     told = socket_outcomes[UNAVAILABLE]
     for outcome, conn in opened:

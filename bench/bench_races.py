@@ -125,8 +125,9 @@ class Run:
                     frame = json.loads(await sock.recv())
                     if frame["type"] == "s2c.accepted":
                         self.accepted.append(time.perf_counter() - sent)
-                    elif frame["type"] == "s2c.update":
-                        snapshot = frame["snapshot"]  # the version the move made (a move may log several events)
+                        # The acceptance carries the game after the move: the version the move made (a move may
+                        # log several events).
+                        snapshot = frame["snapshot"]
                         self.sent[(race_id, player, snapshot["version"])] = sent
                         made += 1
                         break

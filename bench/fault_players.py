@@ -107,8 +107,9 @@ class Session:
                 return None  # stale: another socket moved it on; open again for the current version
             version = answer["version"]
             self.journal.ack(self.name, game_id, version, move_id)
-            update = await _next(conn, {"s2c.update"}, lambda f: f["snapshot"]["version"] >= version)
-            view = update["snapshot"]["view"]
+            if answer.get("snapshot") is None:
+                return None  # a retry of a move this socket showed already: open again for the current version
+            view = answer["snapshot"]["view"]  # the acceptance carries the game after the move
             await asyncio.sleep(PACE_S)
 
     async def _answer(self, conn, frame: str, move_id: str) -> dict:

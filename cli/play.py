@@ -148,7 +148,8 @@ class PlaySession:
     def absorb(self, frame: dict[str, Any]) -> None:
         """Take in what a frame says about the game; fatal errors end the session."""
         kind = frame.get("type")
-        if kind in ("s2c.snapshot", "s2c.update"):
+        # The mover's acceptance carries the game after its move (none for a retry this socket showed).
+        if kind in ("s2c.snapshot", "s2c.update") or (kind == "s2c.accepted" and frame.get("snapshot")):
             snapshot = frame["snapshot"]  # the game service's snapshot: version, view, time, seed once ended
             if kind == "s2c.snapshot":
                 self.role = frame.get("role", self.role)

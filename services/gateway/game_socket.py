@@ -26,6 +26,7 @@ from .messages import (
     UpdateS2C,
     decode_c2s,
     encode_s2c,
+    encode_snapshot,
 )
 from .overload import UNAVAILABLE_ERRORS, warnings
 from .pushes import VersionedPushes
@@ -37,8 +38,11 @@ CLOSE_NOT_FOUND = 4404
 OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped (each view is whole)
 
 
-def update_frame(snapshot: Snapshot) -> bytes:
-    return encode_s2c(UpdateS2C(snapshot))
+def accepted_frames(move_id: str, version: int, snapshot: Snapshot) -> tuple[bytes, bytes]:
+    """The mover's acceptance carrying the snapshot, and everyone else's update: the snapshot encoded once."""
+    shown = encode_snapshot(snapshot)
+    # A Raw value in a field typed Snapshot: msgspec encodes it as the bytes it holds.
+    return encode_s2c(AcceptedS2C(move_id, version, shown)), encode_s2c(UpdateS2C(shown))  # type: ignore[arg-type]
 
 
 def frame_bytes_over(data: str | bytes, limit: int) -> bool:
@@ -152,12 +156,14 @@ class GameSocket(VersionedPushes):
         if not answer.accepted:
             await self.send(encode_s2c(RejectedS2C(answer.move_id, answer.version, answer.code, answer.message)))
             return
-        await self.send(encode_s2c(AcceptedS2C(answer.move_id, answer.version)))
         snapshot = result.snapshot
         if snapshot is None or snapshot.version <= self.sent_version:
-            return  # a retry of a move this socket already showed
-        update = update_frame(snapshot)
+            # A retry of a move this socket already showed: the answer alone. (Every other socket got the
+            # update when the move was first made; a retry through another process is answered there.)
+            await self.send(encode_s2c(AcceptedS2C(answer.move_id, answer.version)))
+            return
+        accepted, update = accepted_frames(answer.move_id, answer.version, snapshot)
         self.fanout.queue_publish(self.channel, published(snapshot.version, update))
         self.fanout.local.deliver(self.channel, snapshot.version, update, skip=self)
         self.sent_version = snapshot.version
-        await self.send(update)
+        await self.send(accepted)  # one frame: the store has the move (durable), and here is the game now

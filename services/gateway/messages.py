@@ -53,14 +53,19 @@ class SnapshotS2C(S2C, tag="s2c.snapshot"):
 
 
 class UpdateS2C(S2C, tag="s2c.update"):
-    """After every accepted move, to every socket of the game."""
+    """After every accepted move, to every socket of the game but the mover's (its acceptance carries it)."""
 
     snapshot: Snapshot
 
 
 class AcceptedS2C(S2C, tag="s2c.accepted"):
+    """The move is stored. `snapshot` is the game after it, for the socket that sent the move: one frame
+    per move instead of an acceptance and an update. None when this socket has shown that version already
+    (a retry of a move it showed)."""
+
     move_id: str
     version: int
+    snapshot: Snapshot | None = None
 
 
 class RejectedS2C(S2C, tag="s2c.rejected"):
@@ -106,6 +111,12 @@ def decode_c2s(data: bytes | str) -> AnyC2S | ErrorS2C:
 
 def encode_s2c(frame: S2C) -> bytes:
     return _encoder.encode(frame)
+
+
+def encode_snapshot(snapshot: Snapshot) -> msgspec.Raw:
+    """A snapshot encoded once, to be placed in several frames (the mover's acceptance, everyone else's
+    update): msgspec writes a Raw field's bytes as they are, so the view is encoded once per version."""
+    return msgspec.Raw(_encoder.encode(snapshot))
 
 
 # Every server frame decoded back (the tests and the bench read frames with it).

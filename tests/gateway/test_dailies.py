@@ -121,7 +121,7 @@ def test_a_daily_from_commitment_to_reveal_on_two_processes(day, sync_redis_clie
         while True:
             frame = sock.conn.recv(timeout=10)
             frames.append(frame)
-            if '"s2c.update"' in frame:
+            if '"s2c.accepted"' in frame:  # it carries the game after the move
                 break
         version += 1
     sock.close()

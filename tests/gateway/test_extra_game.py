@@ -88,8 +88,9 @@ def test_the_gateway_serves_it_in_the_catalogue_and_plays_it_over_the_socket(tin
     snapshot = sock.recv()["snapshot"]
     version, view = snapshot["version"], snapshot["view"]
     while view["status"] == "in_progress":
-        assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-        update = sock.recv_until("s2c.update")["snapshot"]
+        accepted = sock.move(version, view["legal"][0])
+        assert accepted["type"] == "s2c.accepted"
+        update = accepted["snapshot"]  # the acceptance carries the game after the move
         version, view = update["version"], update["view"]
     assert view["status"] == "won" and alice.summary(created["id"])["status"] == "won"
     sock.close()

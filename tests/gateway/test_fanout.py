@@ -127,8 +127,9 @@ def test_spectators_on_this_process_see_every_update_in_order_while_they_ping(al
     assert busy.recv()["role"] == quiet.recv()["role"] == "spectator"
     for version in range(4):
         busy.send({"type": "c2s.ping"})
-        assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-        view = sock.recv_until("s2c.update")["snapshot"]["view"]
+        accepted = sock.move(version, view["legal"][0])
+        assert accepted["type"] == "s2c.accepted"
+        view = accepted["snapshot"]["view"]
     for watcher in (busy, quiet):
         updates = [watcher.recv_until("s2c.update")["snapshot"] for _ in range(4)]
         assert [u["version"] for u in updates] == [1, 2, 3, 4] and updates[-1]["view"] == view

@@ -155,8 +155,9 @@ def test_two_gateways_on_a_cluster_spectator_sees_moves_made_through_the_other(r
             view = sock.recv()["snapshot"]["view"]
             assert spectator.recv()["role"] == "spectator"
             for version in range(3):
-                assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-                view = sock.recv_until("s2c.update")["snapshot"]["view"]
+                accepted = sock.move(version, view["legal"][0])
+                assert accepted["type"] == "s2c.accepted"
+                view = accepted["snapshot"]["view"]
                 seen = spectator.recv_until("s2c.update")["snapshot"]
                 assert seen["version"] == version + 1 and seen["view"] == view
             sock.close()

@@ -30,14 +30,14 @@ def play_out(sock, snapshot, rng: random.Random) -> dict:
             break
         answer = sock.move(version, rng.choice(moves))
         assert answer["type"] == "s2c.accepted", answer
-        last = sock.recv_until("s2c.update")["snapshot"]
+        last = answer["snapshot"]  # the acceptance carries the game after the move
         assert last["version"] == version + 1 == answer["version"]
         version, view = last["version"], last["view"]
     resigned = sock.move(version, {"type": "resign"})
     if view["status"] == "in_progress":
         assert view["legal"][-1] == {"type": "resign"}
         assert resigned["type"] == "s2c.accepted"
-        last = sock.recv_until("s2c.update")["snapshot"]
+        last = resigned["snapshot"]
         assert last["view"]["status"] == "abandoned" and last["view"]["legal"] == []
     else:
         assert {"type": "resign"} not in view["legal"]
@@ -80,8 +80,9 @@ def test_solved_game_is_won_with_server_time(game, alice):
     version = sock.recv()["snapshot"]["version"]
     for intent in line:
         move = {"type": "pair", "a": intent.a, "b": intent.b}
-        assert sock.move(version, move)["type"] == "s2c.accepted"
-        version = sock.recv_until("s2c.update")["snapshot"]["version"]
+        accepted = sock.move(version, move)
+        assert accepted["type"] == "s2c.accepted"
+        version = accepted["snapshot"]["version"]
     summary = alice.summary(created["id"])
     assert summary["status"] == "won" and summary["moves"] == len(line) and summary["elapsed_ms"] >= 0
     # A won game accepts nothing more.

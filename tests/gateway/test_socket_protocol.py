@@ -42,11 +42,19 @@ def test_snapshot_and_update_frames_carry_the_service_snapshot_whole(alice):
     fields = {"game_id", "version", "view", "elapsed_ms", "seed", "deal"}
     assert set(snapshot) == {"type", "role", "snapshot"} and set(snapshot["snapshot"]) == fields
     assert snapshot["snapshot"]["game_id"] == game_id and snapshot["snapshot"]["version"] == 0
-    assert sock.move(0, snapshot["snapshot"]["view"]["legal"][0])["type"] == "s2c.accepted"
-    update = sock.recv_until("s2c.update")
-    assert set(update) == {"type", "snapshot"} and set(update["snapshot"]) == fields
-    assert update["snapshot"]["version"] == 1
+    # The mover's one frame per move: the acceptance, carrying the snapshot after the move.
+    accepted = sock.move(0, snapshot["snapshot"]["view"]["legal"][0])
+    assert set(accepted) == {"type", "move_id", "version", "snapshot"} and set(accepted["snapshot"]) == fields
+    assert accepted["type"] == "s2c.accepted" and accepted["version"] == accepted["snapshot"]["version"] == 1
+    # Another socket of the game gets the same snapshot as an update.
+    watcher = alice.open(game_id)
+    assert watcher.recv()["snapshot"]["version"] == 1
+    accepted = sock.move(1, accepted["snapshot"]["view"]["legal"][0])
+    update = watcher.recv_until("s2c.update")
+    assert set(update) == {"type", "snapshot"} and update["snapshot"] == accepted["snapshot"]
+    assert update["snapshot"]["version"] == 2
     sock.close()
+    watcher.close()
 
 
 def test_stranger_watches_but_cannot_move(alice, bob):
@@ -58,10 +66,10 @@ def test_stranger_watches_but_cannot_move(alice, bob):
     assert answer["type"] == "s2c.rejected" and answer["code"] == "not_your_game"
     assert alice.summary(game_id)["version"] == 0
     # The spectator sees the player's moves as they happen, the same view the player gets.
-    assert sock.move(0, snapshot["snapshot"]["view"]["legal"][0])["type"] == "s2c.accepted"
-    mine = sock.recv_until("s2c.update")
+    mine = sock.move(0, snapshot["snapshot"]["view"]["legal"][0])
+    assert mine["type"] == "s2c.accepted"
     theirs = watcher.recv_until("s2c.update")
-    assert theirs == mine and mine["snapshot"]["version"] == 1
+    assert theirs["snapshot"] == mine["snapshot"] and mine["snapshot"]["version"] == 1
     sock.close()
     watcher.close()
 
@@ -71,7 +79,10 @@ def test_retried_move_id_gets_the_first_answer_and_moves_once(alice):
     move = snapshot["snapshot"]["view"]["legal"][0]
     first = sock.move(0, move, move_id="same")
     again = sock.move(0, move, move_id="same")
-    assert first == again == {"type": "s2c.accepted", "move_id": "same", "version": 1}
+    assert first["snapshot"]["version"] == 1
+    # The retry's answer is the first one's; the socket showed that version already, so no snapshot again.
+    assert {**first, "snapshot": None} == again == {"type": "s2c.accepted", "move_id": "same", "version": 1,
+                                                    "snapshot": None}
     assert alice.summary(game_id)["version"] == 1
     # Also after a reconnect (a lost connection is the usual reason for a retry).
     sock.close()
@@ -107,8 +118,9 @@ def test_reconnect_and_sync_bring_the_missed_moves(alice, bob):
     watcher.close()  # the spectator drops; the player moves on
     version, view = 0, snapshot["snapshot"]["view"]
     for _ in range(3):
-        assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-        update = sock.recv_until("s2c.update")["snapshot"]
+        accepted = sock.move(version, view["legal"][0])
+        assert accepted["type"] == "s2c.accepted"
+        update = accepted["snapshot"]
         version, view = update["version"], update["view"]
     watcher = bob.open(game_id)
     back = watcher.recv()

@@ -66,8 +66,9 @@ def test_spectator_on_b_sees_moves_made_through_a(two_servers, audit):
         view = sock.recv()["snapshot"]["view"]
         assert spectator.recv()["role"] == "spectator"
         for version in range(3):
-            assert sock.move(version, view["legal"][0])["type"] == "s2c.accepted"
-            view = sock.recv_until("s2c.update")["snapshot"]["view"]
+            accepted = sock.move(version, view["legal"][0])
+            assert accepted["type"] == "s2c.accepted"
+            view = accepted["snapshot"]["view"]
             seen = spectator.recv_until("s2c.update")["snapshot"]
             assert seen["version"] == version + 1 and seen["view"] == view
         # The player reconnects through B and plays on: B rebuilds from the log, A's cache is now stale.

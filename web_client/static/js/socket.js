@@ -27,9 +27,12 @@ const HANDLERS = {
   },
   "s2c.accepted"(link, msg) {
     settleMove(link.state, msg.move_id);
-    // The update for this move should follow at once; if the version is still behind, ask.
+    // One frame per move: the acceptance carries the game after it (no s2c.update follows for this
+    // socket). A retry of a move this socket showed carries none; should the version still be behind
+    // (an older server sends the update after the acceptance), ask if it does not come.
+    const result = receiveView(link.state, msg, false, true);
     if (msg.version > link.state.version) link.syncSoon();
-    link.changed("accepted");
+    link.changed(result === "applied" ? "update" : "accepted");
   },
   "s2c.rejected"(link, msg) {
     settleMove(link.state, msg.move_id);

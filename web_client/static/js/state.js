@@ -22,15 +22,17 @@ export function createState(gameId) {
 }
 
 /**
- * Take a snapshot or an update (both carry the server's `snapshot`: version, view, time, and the
- * seed and deal once ended). Updates must follow the held version by exactly one; anything older
- * is stale (ignored), anything newer is a gap (the caller resyncs).
+ * Take a snapshot, an update or an acceptance (each carries the server's `snapshot`: version, view, time,
+ * and the seed and deal once ended; an acceptance may carry none). Updates must follow the held version
+ * by exactly one; anything older is stale (ignored), anything newer is a gap (the caller resyncs). An
+ * acceptance's snapshot is the game right after this socket's own move, whole: taken when it is newer.
  */
-export function receiveView(state, msg, isSnapshot) {
+export function receiveView(state, msg, isSnapshot, isAccepted = false) {
   const snapshot = msg.snapshot;
+  if (!snapshot) return "none";
   if (!isSnapshot) {
     if (snapshot.version <= state.version) return "stale";
-    if (snapshot.version !== state.version + 1) return "gap";
+    if (!isAccepted && snapshot.version !== state.version + 1) return "gap";
   }
   state.version = snapshot.version;
   state.view = snapshot.view;
