@@ -68,7 +68,7 @@ async def measure(server: Server, seconds: float, work) -> tuple[int, list[float
 
 
 def show(server: Server, what: str, clients: int, rate: float, unit: str, lat: list[float], cpu: float) -> None:
-    print(f"   {server.label:14s} {what:18s} {clients:5d} clients: {rate:7.0f} {unit:6s} "
+    print(f"   {server.label:22s} {what:18s} {clients:5d} clients: {rate:7.0f} {unit:6s} "
           f"p50 {percentile(lat, .5)*1e3:6.2f} ms  p99 {percentile(lat, .99)*1e3:6.2f} ms  "
           f"server CPU {cpu:5.1f}% = {cpu_us(cpu, rate):4.0f} us each", flush=True)
 
@@ -118,7 +118,7 @@ async def players_moving(server: Server, players: list[Player], seconds: float, 
     count, lat, wall, cpu, redis_cpu = await measure(server, seconds, work)
     rate = count / wall
     show(server, what, len(players), rate, "moves/s", lat, cpu)
-    print(f"   {'':14s} (redis CPU {redis_cpu:5.1f}%)", flush=True)
+    print(f"   {'':22s} (redis CPU {redis_cpu:5.1f}%)", flush=True)
     return rate, percentile(lat, 0.99), cpu_us(cpu, rate)
 
 
@@ -135,7 +135,7 @@ async def idle_memory(server: Server, players: list[Player], count: int) -> floa
         sockets.append(ws)
     await asyncio.sleep(2.0)
     per_socket = (server.rss() - before) / count
-    print(f"   {server.label:14s} idle memory        {count:5d} sockets: {per_socket / 1024:8.1f} KB per socket "
+    print(f"   {server.label:22s} idle memory        {count:5d} sockets: {per_socket / 1024:8.1f} KB per socket "
           f"(server RSS {server.rss() / 2**20:.0f} MB)", flush=True)
     await asyncio.gather(*(ws.close() for ws in sockets))
     return per_socket
@@ -156,7 +156,7 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
             rate, _, move_us = await players_moving(server, actives[server.label], seconds, None, "move path (active)")
             echo, echo_us = figures[server.label]["echo"]
             figures[server.label]["active"] = rate, move_us
-            print(f"   {server.label:14s} ratio move path / echo ceiling: {rate / echo:.2f}x throughput "
+            print(f"   {server.label:22s} ratio move path / echo ceiling: {rate / echo:.2f}x throughput "
                   f"(goal >= 0.5x), {echo_us / move_us:.2f}x by server CPU per operation", flush=True)
         if args.connected:
             everyone = {}
@@ -166,7 +166,7 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
             for server in all_servers:
                 _, p99, us = await players_moving(server, everyone[server.label], seconds * 2, 1.0, "1 move/s each")
                 figures[server.label]["connected"] = p99, us
-                print(f"   {server.label:14s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal <= 15 ms)")
+                print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal <= 15 ms)")
             if not args.no_memory:
                 for server in all_servers:
                     figures[server.label]["memory"] = await idle_memory(server, everyone[server.label], 1000)
@@ -179,13 +179,13 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
 
 
 def summary(figures: dict[str, dict], connected: int) -> None:
-    print(f"   {'server':14s} | echo msgs/s | move msgs/s | ratio | us/move active | us/move 1/s | p99 {connected} | KB/socket")
+    print(f"   {'server':22s} | echo msgs/s | move msgs/s | ratio | us/move active | us/move 1/s | p99 {connected} | KB/socket")
     for label, f in figures.items():
         echo, _ = f["echo"]
         rate, us = f["active"]
         p99, us_1s = f.get("connected", (float("nan"), float("nan")))
         memory = f.get("memory", float("nan")) / 1024
-        print(f"   {label:14s} | {echo:11.0f} | {rate:11.0f} | {rate / echo:5.2f} | {us:14.0f} | {us_1s:11.0f} |"
+        print(f"   {label:22s} | {echo:11.0f} | {rate:11.0f} | {rate / echo:5.2f} | {us:14.0f} | {us_1s:11.0f} |"
               f" {p99 * 1e3:5.1f} ms | {memory:9.1f}", flush=True)
 
 

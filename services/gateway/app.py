@@ -11,6 +11,7 @@ from litestar.static_files import create_static_files_router
 from ..settings import Settings
 from .metrics_routes import http_metrics
 from .plugin import ArenaPlugin
+from .raw_send import keep_raw_send
 from .request_log import request_log_middleware
 
 
@@ -27,7 +28,7 @@ def static_dir() -> Path:
 def create_app(settings: Settings) -> Litestar:
     folder = static_dir()
     folder.mkdir(parents=True, exist_ok=True)  # the router wants the folder to exist, even empty
-    return Litestar(
+    app = Litestar(
         route_handlers=[create_static_files_router(path="/", directories=[folder], html_mode=True)],
         plugins=[ArenaPlugin(settings)],
         middleware=[request_log_middleware, http_metrics().middleware],
@@ -35,3 +36,5 @@ def create_app(settings: Settings) -> Litestar:
         debug=False,
         logging_config=None,  # services/logging.py (arena serve) set up every logger already: JSON lines
     )
+    app.asgi_handler = keep_raw_send(app.asgi_handler)  # game sockets' data frames skip the per-message wrappers
+    return app

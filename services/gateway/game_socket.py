@@ -30,6 +30,7 @@ from .messages import (
 )
 from .overload import UNAVAILABLE_ERRORS, warnings
 from .pushes import VersionedPushes
+from .raw_send import text_sender
 from .rate_limit import TokenBucket
 
 CLOSE_UNAUTHORIZED = 4401
@@ -73,6 +74,7 @@ class GameSocket(VersionedPushes):
     ) -> None:
         super().__init__()
         self.socket = socket
+        self.send_text = text_sender(socket)
         self.service = service
         self.fanout = fanout
         self.channel = channel_of(game_id)
@@ -83,8 +85,7 @@ class GameSocket(VersionedPushes):
         self.flooding = False
 
     async def send(self, frame: bytes) -> None:
-        # The ASGI event itself: send_text's checks and copies are per frame, twice per move.
-        await self.socket.send({"type": "websocket.send", "text": frame.decode()})
+        await self.send_text(frame)  # the ASGI event itself, past the per-message wrappers (raw_send.py)
 
     async def run(self) -> None:
         # Listen (here and on Redis) before the snapshot so no update can fall between them.
