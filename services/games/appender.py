@@ -3,6 +3,12 @@
 Each move's append waits for its own answer, but appends that arrive while a batch is in flight
 are queued and sent together through `EventStore.append_many` (one pipeline): with the server's
 fsync-on-every-write setting, one fsync then covers many moves. A lone move goes out at once.
+
+Up to `max_in_flight` batches are in flight at a time (each on its own connection): a move that
+arrives just after a batch left goes out at once in the next one instead of waiting a whole round trip
+(and fsync) for it first, and under load the queue still gathers into big batches. Each append's
+answer is still its own batch's reply, which the store sends only once the batch is durable; two
+appends to one game are never in flight together (the game's lock is held across its append).
 """
 
 from __future__ import annotations
@@ -13,12 +19,13 @@ from ..store import AppendRequest, EventStore, NewEvent
 
 
 class Appender:
-    def __init__(self, store: EventStore, *, batch: bool = True, max_batch: int = 256) -> None:
+    def __init__(self, store: EventStore, *, batch: bool = True, max_batch: int = 256, max_in_flight: int = 2) -> None:
         self.store = store
         self.batch = batch
         self.max_batch = max_batch
+        self.max_in_flight = max(1, max_in_flight)
         self._queue: list[tuple[AppendRequest, asyncio.Future]] = []
-        self._flushing = False
+        self._in_flight = 0  # flush tasks running, each with at most one batch in flight
         self.batches = 0  # figures for the bench
         self.appends = 0
 
@@ -27,8 +34,8 @@ class Appender:
             return await self.store.append(stream_id, expected_version, events, move_id=move_id)
         future = asyncio.get_running_loop().create_future()
         self._queue.append((AppendRequest(stream_id, expected_version, events, move_id), future))
-        if not self._flushing:
-            self._flushing = True
+        if self._in_flight < self.max_in_flight:
+            self._in_flight += 1
             asyncio.get_running_loop().create_task(self._flush())
         return await future
 
@@ -53,6 +60,6 @@ class Appender:
                     else:
                         future.set_result(result)
         finally:
-            self._flushing = False
+            self._in_flight -= 1
 
 

@@ -11,7 +11,8 @@ import asyncio
 from collections import OrderedDict
 from msgspec import Struct
 
-from engine import GameState
+import engine
+from engine import GameState, PlayerView
 
 from .entries import GameCreated, HintGiven
 
@@ -43,6 +44,16 @@ class LiveGame:
         self.last_hint: HintGiven | None = None
         self.lock = asyncio.Lock()
         self.answers: OrderedDict[str, MoveAnswer] = OrderedDict()
+        self._view: PlayerView | None = None
+        self._view_of: GameState | None = None  # the state _view shows
+
+    def view(self) -> PlayerView:
+        """The engine's view of the state now, built once per state: the move that made it, every
+        spectator's first snapshot and every resync at that version share it (the legal list is the
+        dearest part of a move in some games)."""
+        if self._view_of is not self.state:
+            self._view, self._view_of = engine.player_view(self.state), self.state
+        return self._view  # type: ignore[return-value]
 
     @property
     def owner(self) -> str:

@@ -374,7 +374,7 @@ class GameService:
         return Snapshot(
             game_id=live.game_id,
             version=live.version,
-            view=engine.player_view(live.state),
+            view=live.view(),
             elapsed_ms=self._elapsed(live),
             seed=live.created.seed if ended else None,
             deal=deal,
