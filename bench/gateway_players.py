@@ -24,10 +24,13 @@ encode = msgspec.json.Encoder().encode
 class Player:
     game, variant = "spider", {"suits": 1}  # a long game: steady play, few re-creations (--game changes it)
 
-    def __init__(self, server: Server, http: httpx.AsyncClient) -> None:
+    def __init__(self, server: Server, http: httpx.AsyncClient, number: int = 0) -> None:
         self.server, self.http = server, http
         self.token = self.ws = self.game_id = None
         self.version, self.view = 0, None
+        # Named deals, the same for the same player number on every server of a run: with the same random
+        # choices (seeded by number too) each server gets the same moves and the same new games to make.
+        self.number, self.games = number, 0
 
     async def start(self) -> Player:
         self.token = (await self.http.post("/api/players/guest")).json()["token"]
@@ -41,7 +44,8 @@ class Player:
     async def new_game(self) -> None:
         if self.ws is not None:
             await self.ws.close()
-        body = {"game": self.game, "variant": self.variant}
+        self.games += 1
+        body = {"game": self.game, "variant": self.variant, "seed": self.number * 1_000 + self.games}
         created = await self.http.post("/api/games", json=body, headers={"Authorization": f"Bearer {self.token}"})
         self.game_id = created.json()["id"]
         url = f"{self.server.ws}/ws/games/{self.game_id}?ticket={await self.ticket()}"
@@ -71,10 +75,11 @@ class Player:
                 return time.perf_counter() - started
 
 
-async def start_players(server: Server, http: httpx.AsyncClient, count: int, *, at_once: int = 25) -> list[Player]:
-    """`count` players of `server`, `at_once` being set up concurrently (the set-up is not measured)."""
+async def start_players(server: Server, http: httpx.AsyncClient, count: int, *, first: int = 0,
+                        at_once: int = 25) -> list[Player]:
+    """`count` players of `server` numbered from `first`, `at_once` set up concurrently (not measured)."""
     players: list[Player] = []
     while len(players) < count:
-        wave = min(at_once, count - len(players))
-        players += await asyncio.gather(*(Player(server, http).start() for _ in range(wave)))
+        wave = range(first + len(players), first + min(len(players) + at_once, count))
+        players += await asyncio.gather(*(Player(server, http, number).start() for number in wave))
     return players

@@ -13,12 +13,15 @@ a practice game took: services/games/hints.py) and the engine events with the se
 the clock": its race logs the look at the start signal (`show_at`), and until then nobody may open or
 move it. Beside it the service keeps projections (services/games/projections.py): a
 meta hash per game and a sorted set of each player's games, both rebuildable from the logs.
+
+This file creates, loads and moves games; what the service shows (snapshots, the first look, summaries)
+is in showing.py, and whom it tells about results and moves in hooks.py.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 import msgspec
 
@@ -29,11 +32,13 @@ from engine.state import FINISHED
 
 from . import codec
 from .appender import Appender
-from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, GameShown, Kind
+from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, Kind
+from .hooks import AllResults, MoveHook, NoResults, ResultsHook  # noqa: F401  (AllResults re-exported)
 from .projections import write_projections
 from .record import BadLog, GameLog, read_log
 from .secrecy import DealSecrecy
-from .live import LiveGame, LiveGames, MoveAnswer, ms_between
+from .live import LiveGame, LiveGames, MoveAnswer
+from .showing import Showing, _text
 from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     BAD_LOG,
     GAME_ID,
@@ -55,48 +60,10 @@ from ..store import EventStore, VersionConflict
 from .. import metrics
 from ..faults import BEFORE_SUBMISSION, crash_point
 
-class ResultsHook(Protocol):
-    """Who hears that a game opened and how it ended (the validator's submitter, the tournaments)."""
-
-    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None: ...
-
-    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None: ...
-
-
-class MoveHook(Protocol):
-    """Who hears every accepted move, with the snapshot after it (a race's progress feed). Called in
-    the move path: it must not wait on the network."""
-
-    def moved(self, live: LiveGame, snapshot: Snapshot) -> None: ...
-
-
-class NoResults:
-    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
-        return None
-
-    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
-        return None
-
-
-class AllResults:
-    """Several hooks heard in turn (the validator first: a win is submitted before anything else)."""
-
-    def __init__(self, *hooks: ResultsHook) -> None:
-        self.hooks = list(hooks)
-
-    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
-        for hook in self.hooks:
-            await hook.opened(created, game_id, at_ms)
-
-    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
-        for hook in self.hooks:
-            await hook.ended(created, game_id, status, moves, time_ms, at_ms)
-
-
 RECENT_GAMES = 20  # how far back a new casual game looks for an unfinished one to abandon
 
 
-class GameService:
+class GameService(Showing):
     def __init__(
         self,
         store: EventStore,
@@ -307,128 +274,6 @@ class GameService:
             elapsed = self._elapsed(live) or 0
             await self.results.ended(live.created, live.game_id, live.state.status, live.state.moves, elapsed, ts_ms)
 
-    # Showing ----------------------------------------------------------------------------------
-
-    async def open_for(self, game_id: str, viewer_id: str) -> tuple[Snapshot, bool] | Refusal | None:
-        """The snapshot a socket gets on connect, and whether the viewer is the player; a Refusal when
-        the viewer may not watch this game yet (a daily attempt or race game before its reveal).
-
-        The first look by anyone, spectators included, starts the clock: it is logged as game_shown
-        (time runs from the deal first shown, so a second identity cannot study the deal first).
-        The log is checked for moves made through other processes: a (re)connect is never stale.
-        """
-        live = await self.refresh(game_id)
-        if live is None:
-            return None
-        if not self.secrecy.may_watch(live.created, viewer_id, self.clock()):
-            return Refusal(NOT_PUBLIC_YET, "only its player may open this game until its deal is public")
-        if live.shown_at_ms is None and live.created.kind == RACE:
-            return Refusal(NOT_STARTED, "a race game opens at its race's start signal")
-        if live.shown_at_ms is None:
-            async with live.lock:
-                live = await self.show(live, viewer_id)
-        return self.snapshot_of(live), viewer_id == live.owner
-
-    async def show_at(self, game_id: str, at_ms: int, viewer_id: str) -> LiveGame | None:
-        """Log the first look at a given time (a race's start signal, for its racer's game) unless the
-        log has one already; the live game. A time before the game's creation is taken as its creation
-        (a look before the deal existed would run the log's clock backwards); a future one is refused."""
-        live = await self.refresh(game_id)
-        if live is None or live.shown_at_ms is not None:
-            return live
-        if at_ms > self.clock():
-            raise ValueError(f"game {game_id}: a first look at {at_ms} is in the future")
-        async with live.lock:
-            return await self.show(live, viewer_id, max(at_ms, live.created.created_at_ms))
-
-    async def show(self, live: LiveGame, viewer_id: str, at_ms: int | None = None) -> LiveGame:
-        """Log the first look unless the log has one; the live game with its shown time."""
-        if live.shown_at_ms is not None:
-            return live
-        shown = GameShown(at_ms=self.clock() if at_ms is None else at_ms, viewer_id=viewer_id)
-        try:
-            result = await self.store.append(stream_of(live.game_id), live.stream_version, [codec.new_entry(shown)])
-        except VersionConflict:  # another process logged a look (or a move) first: the log has the answer
-            return await self.rebuild(live.game_id) or live
-        live.shown_at_ms, live.stream_version = shown.at_ms, result.version
-        await self.redis.hset(meta_key(live.game_id), "shown_at_ms", shown.at_ms)
-        return live
-
-    async def snapshot(self, game_id: str) -> Snapshot | None:
-        live = await self.load(game_id)
-        return None if live is None else self.snapshot_of(live)
-
-    def is_over(self, live: LiveGame) -> bool:
-        """No further move of any kind: won, abandoned, or lost with nothing (not even undo) left."""
-        return engine.is_over(live.state)
-
-    def deal_public(self, live: LiveGame) -> bool:
-        return self.secrecy.deal_public(live.created, self.is_over(live), self.clock())
-
-    def snapshot_of(self, live: LiveGame) -> Snapshot:
-        ended = self.deal_public(live)
-        deal = None
-        if ended:
-            deal = engine.revealed_view(live.created.game, live.created.variant, live.created.seed)
-            assert not isinstance(deal, RuleError), deal  # the game dealt when it was created
-        return Snapshot(
-            game_id=live.game_id,
-            version=live.version,
-            view=live.view(),
-            elapsed_ms=self._elapsed(live),
-            seed=live.created.seed if ended else None,
-            deal=deal,
-        )
-
-    def _elapsed(self, live: LiveGame) -> int | None:
-        if live.shown_at_ms is None:
-            return None
-        if live.finished_at_ms is not None:
-            return ms_between(live.shown_at_ms, live.finished_at_ms)
-        return ms_between(live.shown_at_ms, self.clock())
-
-    # Summaries --------------------------------------------------------------------------------
-
-    async def summary(self, game_id: str) -> GameSummary | None:
-        live = await self.refresh(game_id)  # fresh: another process may have moved since
-        return None if live is None else self._summary(live)
-
-    def _summary(self, live: LiveGame) -> GameSummary:
-        created, state = live.created, live.state
-        ended = self.deal_public(live)
-        return GameSummary(
-            id=live.game_id,
-            game=created.game,
-            variant=created.variant,
-            player_id=created.player_id,
-            status=state.status,
-            version=live.version,
-            moves=state.moves,
-            created_at_ms=created.created_at_ms,
-            seed=created.seed if ended else None,
-            elapsed_ms=self._elapsed(live),
-            kind=created.kind,
-            chosen_deal=created.chosen_deal,
-            finished_at_ms=live.finished_at_ms,
-            challenge=created.links.challenge,
-            ranked=created.ranked,
-            assisted=live.assisted,
-        )
-
-    async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:
-        """The player's games, newest first."""
-        ids = await self.redis.zrevrange(player_games_key(player_id), 0, max(0, limit - 1))
-        summaries = []
-        for raw in ids:
-            summary = await self.summary(_text(raw))
-            if summary is not None and not (summary.kind == RACE and summary.elapsed_ms is None):
-                summaries.append(summary)  # a race game is listed from its start signal on, never before
-        return summaries
-
 
 def _rejected(move_id: str, version: int, code: str, message: str) -> MoveResult:
     return MoveResult(MoveAnswer(move_id, False, version, code, message))
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
