@@ -33,20 +33,32 @@ class Player:
         self.number, self.games = number, 0
 
     async def start(self) -> Player:
-        self.token = (await self.http.post("/api/players/guest")).json()["token"]
+        self.token = (await self.post("/api/players/guest")).json()["token"]
         await self.new_game()
         return self
 
+    async def post(self, path: str, **kwargs) -> httpx.Response:
+        """A set-up request, tried again when a kept-alive connection was closed under it (the server
+        closes idle ones after 5 s, which a request queued on a busy machine may just miss)."""
+        for attempt in range(3):
+            try:
+                return (await self.http.post(path, **kwargs)).raise_for_status()
+            except httpx.TransportError:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.5)
+        raise AssertionError("unreachable")
+
     async def ticket(self) -> str:
-        answer = await self.http.post("/api/tickets", headers={"Authorization": f"Bearer {self.token}"})
-        return answer.raise_for_status().json()["ticket"]
+        answer = await self.post("/api/tickets", headers={"Authorization": f"Bearer {self.token}"})
+        return answer.json()["ticket"]
 
     async def new_game(self) -> None:
         if self.ws is not None:
             await self.ws.close()
         self.games += 1
         body = {"game": self.game, "variant": self.variant, "seed": self.number * 1_000 + self.games}
-        created = await self.http.post("/api/games", json=body, headers={"Authorization": f"Bearer {self.token}"})
+        created = await self.post("/api/games", json=body, headers={"Authorization": f"Bearer {self.token}"})
         self.game_id = created.json()["id"]
         url = f"{self.server.ws}/ws/games/{self.game_id}?ticket={await self.ticket()}"
         self.ws = await connect(url, compression=None, max_size=None)

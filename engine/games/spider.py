@@ -157,6 +157,46 @@ def legal_tableau_moves(board: SpiderBoard) -> Iterator[tuple[int, int, int]]:
                     yield src, dst, count
 
 
+def legal_tableau_intents(board: SpiderBoard) -> list[MoveIntent]:
+    """legal_tableau_moves as their shared intents, in the same order, in one pass with the suit runs
+    read inline: this runs for every view (every accepted move), where a generator's resumption and a
+    lookup by tuple per move cost about as much as the listing itself."""
+    columns = board.columns
+    empty: list[int] = []
+    by_top: dict[int, list[int]] = {}
+    for index, pile in enumerate(columns):
+        cards = pile.cards
+        if not cards:
+            empty.append(index)
+        elif len(cards) > pile.down:
+            by_top.setdefault(cards[-1].rank, []).append(index)
+    targets: dict[int, list[int]] = {}  # wanted rank -> columns that take it, in column order
+    moves: list[MoveIntent] = []
+    for src, pile in enumerate(columns):
+        cards, down = pile.cards, pile.down
+        at = len(cards) - 1  # the card that leads a run of `count` (the top one first)
+        if at < down:
+            continue
+        intents, count = _INTENTS_FROM[src], 1
+        while True:
+            card = cards[at]
+            wanted = card.rank + 1
+            onto = targets.get(wanted)
+            if onto is None:
+                onto = targets[wanted] = sorted(by_top.get(wanted, []) + empty) if empty else by_top.get(wanted, [])
+            for dst in onto:
+                if dst != src:
+                    moves.append(intents[dst][count])
+            at -= 1
+            if at < down:
+                break
+            below = cards[at]
+            if below.suit != card.suit or below.rank != wanted:  # suit_run's test, one card further
+                break
+            count += 1
+    return moves
+
+
 def any_move_left(board: SpiderBoard) -> bool:
     if board.stock and all(pile.cards for pile in board.columns):
         return True  # a deal is possible (deal_refusal's test, without building its message)
@@ -172,6 +212,11 @@ _MOVE_INTENTS = {
     for count in range(1, RUN_LENGTH + 1)
     if src != dst
 }
+# The same intents by source, target and count (count 0 unused): _INTENTS_FROM[src][dst][count].
+_INTENTS_FROM = tuple(
+    tuple((None, *(_MOVE_INTENTS.get((src, dst, count)) for count in range(1, RUN_LENGTH + 1))) for dst in range(COLUMNS))
+    for src in range(COLUMNS)
+)
 
 
 class SpiderRules(GameRules):
@@ -232,8 +277,7 @@ class SpiderRules(GameRules):
 
     def legal_moves(self, state: GameState) -> list[AnyIntent]:
         board: SpiderBoard = state.board
-        intents = _MOVE_INTENTS
-        moves: list[AnyIntent] = [intents[move] for move in legal_tableau_moves(board)]
+        moves: list[AnyIntent] = legal_tableau_intents(board)  # type: ignore[assignment]
         if deal_refusal(board) is None:
             moves.append(DealIntent())
         return moves

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.events import CardsMoved, StockDealt
-from engine.games.spider import COLUMN_NAMES, COLUMNS, RUN_LENGTH
+from engine.games.spider import COLUMN_NAMES, COLUMNS, RUN_LENGTH, legal_tableau_intents, legal_tableau_moves
 from engine.intents import DealIntent, MoveIntent, ResignIntent, UndoIntent
 from engine.piles import Pile
 from tests.engine.spider_boards import all_ids, state_of
@@ -127,6 +127,17 @@ def test_legal_moves_are_exactly_the_accepted_moves(suits, data):
     legal = engine.legal_moves(state)
     assert sorted(map(repr, legal)) == sorted(map(repr, accepted))
     assert len(set(map(repr, legal))) == len(legal)
+
+
+@pytest.mark.parametrize("suits", SUITS)
+@given(data=st.data())
+def test_the_listed_moves_come_in_the_lazy_listings_order(suits, data):
+    """The view's one-pass listing and the lazy one (which any_move_left stops early in) agree, order
+    included: source column, then count, then target column."""
+    _, state = data.draw(spider_lines(suits))
+    lazy = [MoveIntent(COLUMN_NAMES[s], COLUMN_NAMES[d], c) for s, d, c in legal_tableau_moves(state.board)]
+    assert legal_tableau_intents(state.board) == lazy
+    assert [(m.src, m.count, m.dst) for m in lazy] == sorted((m.src, m.count, m.dst) for m in lazy)
 
 
 @pytest.mark.parametrize("suits", SUITS)
