@@ -24,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", type=Path, help="folder of the embedded Redis and the secret (env ARENA_DATA_DIR, default ./data)"
     )
+    parser.add_argument("--workers", type=int, help="server processes sharing the port, one per core "
+                        "(env ARENA_WORKERS, default 1; see cli/serve_workers.py)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from services.logging import configure_logging, never_log
     from services.settings import settings_from_environment
 
-    overrides = {"host": args.host, "port": args.port, "data_dir": args.data_dir}
+    overrides = {"host": args.host, "port": args.port, "data_dir": args.data_dir, "workers": args.workers}
     settings = settings_from_environment().with_overrides(**overrides)
     # Before anything logs: the supervisor's "Redis died, restarted" and uvicorn's lines are JSON too.
     configure_logging(settings.log_level)
@@ -58,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
             return 1
         settings = settings.with_overrides(redis_url=embedded.url)
     try:
+        if settings.workers > 1:  # this process keeps Redis; the workers serve (cli/serve_workers.py)
+            from cli.serve_workers import serve_workers
+
+            return serve_workers(settings)
         config = uvicorn.Config(
             create_app(settings),
             host=settings.host,
@@ -78,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
         gc.collect()
         gc.freeze()
         gc.set_threshold(*settings.gc_thresholds)
-        server.run()  # SIGINT/SIGTERM: a clean stop of the app and its lifespan, then back here
+        sockets = None
+        if settings.reuse_port:  # a worker of `arena serve --workers`: its own socket on the shared port
+            from cli.serve_workers import worker_socket
+
+            sockets = [worker_socket(settings.host, settings.port)]
+        server.run(sockets=sockets)  # SIGINT/SIGTERM: a clean stop of the app and its lifespan, then back here
         return 0 if server.started else 1
     finally:
         if embedded is not None:

@@ -37,6 +37,8 @@ class Settings(Struct, frozen=True, kw_only=True):
     redis_pool_size: int = 100
     redis_pool_timeout: float = 5.0
     bench_echo: bool = False  # add /ws/echo for bench/bench_gateway.py
+    workers: int = 1  # `arena serve` processes sharing the port (SO_REUSEPORT), the fan-out between them on Redis
+    reuse_port: bool = False  # set by `arena serve --workers` for its workers: bind the port with SO_REUSEPORT
     # uvicorn's websocket protocol: auto, websockets, websockets-sansio (lightest per socket), wsproto
     ws_impl: str = "websockets-sansio"
     ws_deflate: bool = False  # permessage-deflate costs a zlib context per socket (memory per idle socket)
@@ -122,6 +124,8 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             redis_pool_timeout=_at_least(0, float(env.get("ARENA_REDIS_POOL_TIMEOUT", defaults.redis_pool_timeout)),
                                          "ARENA_REDIS_POOL_TIMEOUT"),
             bench_echo=_flag(env.get("ARENA_BENCH_ECHO", "")),
+            workers=_at_least(1, int(env.get("ARENA_WORKERS", defaults.workers)), "ARENA_WORKERS"),
+            reuse_port=_flag(env.get("ARENA_REUSE_PORT", "")),
             ws_impl=env.get("ARENA_WS_IMPL", defaults.ws_impl),
             ws_deflate=_flag(env.get("ARENA_WS_DEFLATE", "")),
             log_level=env.get("ARENA_LOG_LEVEL", defaults.log_level),
