@@ -205,6 +205,8 @@ def main(argv: list[str]) -> int:
                         "each (websockets-sansio, websockets, wsproto); default: the settings' one")
     parser.add_argument("--rounds", type=int, default=1, help="echo and move phases per server, alternating "
                         "the servers' order; the table shows each server's best round")
+    parser.add_argument("--workers", type=int, default=1, help="also measure this tree as `arena serve --workers N`"
+                        " (CPU and memory summed over its processes)")
     parser.add_argument("--connected", type=int, default=1000, help="players moving once a second (0: skip)")
     parser.add_argument("--no-memory", action="store_true", help="skip the idle memory phase")
     parser.add_argument("--profile", type=Path, help="folder: each server runs under pyinstrument, reports there")
@@ -221,6 +223,8 @@ def main(argv: list[str]) -> int:
             trees.insert(0, (args.against[:8], export_commit(args.against, Path(folder))))
         specs = [(f"{name} {impl or ''}".strip(), root, {"ARENA_WS_IMPL": impl} if impl else {})
                  for impl in impls for name, root in trees]
+        if args.workers > 1:  # this tree again, as N worker processes on one port
+            specs.append((f"this x{args.workers}", HERE, {"ARENA_WORKERS": str(args.workers)}))
         if args.profile:
             args.profile.mkdir(parents=True, exist_ok=True)
         print(f"   game {args.game} {GAMES[args.game]}; servers: {', '.join(s[0] for s in specs)} "

@@ -34,6 +34,8 @@ class Server:
         self.redis = EmbeddedRedis(folder / "redis").start()
         env = {**os.environ, "REDIS_URL": self.redis.url, "ARENA_DATA_DIR": str(folder), "ARENA_BENCH_ECHO": "1",
                "ARENA_RATE_PER_SECOND": "100000", "ARENA_RATE_BURST": "100000", "PYTHONPATH": str(root),
+               # No daily challenges prepared: their solver process would compete with the phases for the cores.
+               "ARENA_SCHEDULER": "0",
                # One address opens a thousand players: no HTTP limit (they are measured in the tests).
                **{f"ARENA_LIMIT_{name}": "off" for name in ("GUESTS", "SIGN_IN", "GAMES", "TICKETS")},
                **(env or {})}
@@ -52,12 +54,30 @@ class Server:
         self.ps = psutil.Process(self.process.pid)
         self.redis_ps = psutil.Process(self.redis.process.pid)
 
+    def processes(self) -> list[psutil.Process]:
+        """The server and its workers (`--workers`), each an `arena serve` of its own."""
+        workers = []
+        for child in self.ps.children():
+            try:
+                if "cli.main" in " ".join(child.cmdline()):
+                    workers.append(child)
+            except psutil.NoSuchProcess:
+                continue
+        return [self.ps, *workers]
+
     def cpu_seconds(self) -> tuple[float, float]:
-        a, b = self.ps.cpu_times(), self.redis_ps.cpu_times()
-        return a.user + a.system, b.user + b.system
+        server = 0.0
+        for process in self.processes():
+            try:
+                times = process.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            server += times.user + times.system
+        b = self.redis_ps.cpu_times()
+        return server, b.user + b.system
 
     def rss(self) -> int:
-        return self.ps.memory_info().rss
+        return sum(process.memory_info().rss for process in self.processes())
 
     def stop(self) -> None:
         self.process.terminate()
