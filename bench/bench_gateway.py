@@ -7,7 +7,9 @@ Phases, each run on every server of the run in turn (loopback only):
 4. idle memory: server RSS growth per idle game socket at 1k (and 5k unless --quick).
 Figures are printed with ratios (move path / echo ceiling of the same server); nothing is asserted about
 time. `--against REF` adds a server running commit REF's code, `--ws` one server per websocket
-implementation: every server meets the same neighbours' load phase by phase, so their ratios compare.
+implementation, `--workers N` this tree as N worker processes: every server meets the same neighbours'
+load phase by phase (with `--together` at the same moments), so their ratios compare. Players play named
+deals with seeded choices, so every server is given the same moves and the same new games.
 Goals (issues 6, 19): move path >= 0.5x echo at 100 active; p99 <= 15 ms at 1,000 connected; <= 30 KB/socket.
 """
 
@@ -152,13 +154,20 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
                                                   limits=httpx.Limits(max_connections=50))
     try:
         actives = {s.label: await start_players(s, clients[s.label], 100) for s in all_servers}
+        async def each(servers: list[Server], phase) -> list:
+            """`phase(server)` for every server: one after another, or all at once with --together (the
+            servers then meet the same neighbours at the same moments: their figures pair up best)."""
+            if args.together:
+                return await asyncio.gather(*(phase(server) for server in servers))
+            return [await phase(server) for server in servers]
+
         # Rounds alternate the servers' order; each server keeps its best round (the one the neighbours
-        # disturbed least): an echo phase and then a move phase of each server in turn.
+        # disturbed least): the echo phases, then the move phases.
         for round_ in range(args.rounds):
-            for server in all_servers if round_ % 2 == 0 else all_servers[::-1]:
-                echo = await echo_ceiling(server, 100, seconds)
-                rate, _, move_us = await players_moving(server, actives[server.label], seconds, None,
-                                                        "move path (active)")
+            order = all_servers if round_ % 2 == 0 else all_servers[::-1]
+            echoes = await each(order, lambda s: echo_ceiling(s, 100, seconds))
+            moves = await each(order, lambda s: players_moving(s, actives[s.label], seconds, None, "move path (active)"))
+            for server, echo, (rate, _, move_us) in zip(order, echoes, moves):
                 print(f"   {server.label:22s} ratio move path / echo ceiling: {rate / echo[0]:.2f}x throughput "
                       f"(goal >= 0.5x), {echo[1] / move_us:.2f}x by server CPU per operation", flush=True)
                 best = figures[server.label].get("active", (0, float("inf")))
@@ -170,8 +179,9 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
                 more = await start_players(s, clients[s.label], args.connected - len(actives[s.label]),
                                            first=len(actives[s.label]))
                 everyone[s.label] = actives[s.label] + more
-            for server in all_servers:
-                _, p99, us = await players_moving(server, everyone[server.label], seconds * 2, 1.0, "1 move/s each")
+            paced = await each(all_servers, lambda s: players_moving(s, everyone[s.label], seconds * 2, 1.0,
+                                                                     "1 move/s each"))
+            for server, (_, p99, us) in zip(all_servers, paced):
                 figures[server.label]["connected"] = p99, us
                 print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal <= 15 ms)")
             if not args.no_memory:
@@ -205,6 +215,8 @@ def main(argv: list[str]) -> int:
                         "each (websockets-sansio, websockets, wsproto); default: the settings' one")
     parser.add_argument("--rounds", type=int, default=1, help="echo and move phases per server, alternating "
                         "the servers' order; the table shows each server's best round")
+    parser.add_argument("--together", action="store_true", help="run each phase on every server at the same "
+                        "time (paired figures; each server then has half the machine)")
     parser.add_argument("--workers", type=int, default=1, help="also measure this tree as `arena serve --workers N`"
                         " (CPU and memory summed over its processes)")
     parser.add_argument("--connected", type=int, default=1000, help="players moving once a second (0: skip)")
