@@ -217,6 +217,8 @@ def main(argv: list[str]) -> int:
                         "the servers' order; the table shows each server's best round")
     parser.add_argument("--together", action="store_true", help="run each phase on every server at the same "
                         "time (paired figures; each server then has half the machine)")
+    parser.add_argument("--granian", action="store_true", help="also measure this tree's app under granian "
+                        "(pip install granian first)")
     parser.add_argument("--workers", type=int, default=1, help="also measure this tree as `arena serve --workers N`"
                         " (CPU and memory summed over its processes)")
     parser.add_argument("--connected", type=int, default=1000, help="players moving once a second (0: skip)")
@@ -235,6 +237,8 @@ def main(argv: list[str]) -> int:
             trees.insert(0, (args.against[:8], export_commit(args.against, Path(folder))))
         specs = [(f"{name} {impl or ''}".strip(), root, {"ARENA_WS_IMPL": impl} if impl else {})
                  for impl in impls for name, root in trees]
+        if args.granian:  # this tree again, under granian (installed apart: it is no dependency of the project)
+            specs.append(("this granian", HERE, {"GRANIAN": "1"}))
         if args.workers > 1:  # this tree again, as N worker processes on one port
             specs.append((f"this x{args.workers}", HERE, {"ARENA_WORKERS": str(args.workers)}))
         if args.profile:

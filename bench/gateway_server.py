@@ -15,11 +15,13 @@ import re
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
+import httpx
 import psutil
 
-from services.redis.embedded import EmbeddedRedis
+from services.redis.embedded import EmbeddedRedis, free_port
 
 HERE = Path(__file__).resolve().parent.parent  # this tree: the code the bench itself runs
 
@@ -28,7 +30,7 @@ class Server:
     """One `arena serve` process (its CPU and memory measured apart from the bench's) and its Redis."""
 
     def __init__(self, folder: Path, label: str, *, root: Path = HERE, env: dict[str, str] | None = None,
-                 profile: Path | None = None) -> None:
+                 profile: Path | None = None, granian: bool = False) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.label = label
         self.redis = EmbeddedRedis(folder / "redis").start()
@@ -43,13 +45,23 @@ class Server:
         if profile is not None:  # the profiler wraps the same command line
             command = ["-m", "bench.profiled_serve", str(profile), "--port", "0"]
             env["PYTHONPATH"] = f"{root}{os.pathsep}{HERE}"  # bench.profiled_serve lives in this tree
-        self.process = subprocess.Popen([sys.executable, *command], env=env, cwd=root, stdout=subprocess.PIPE,
-                                        text=True)
-        line = self.process.stdout.readline()
-        found = re.search(r"http://[\d.]+:\d+", line)
-        if found is None:
-            raise RuntimeError(f"server {label} did not start: {line!r}")
-        self.url = found.group(0)
+        if granian:  # the same app under granian's websocket stack (bench/granian_app.py); one worker
+            port = free_port()
+            command = ["-m", "granian", "--interface", "asgi", "--factory", "--ws", "--loop", "uvloop", "--workers",
+                       "1", "--host", "127.0.0.1", "--port", str(port), "bench.granian_app:app"]
+            env["PYTHONPATH"] = f"{root}{os.pathsep}{HERE}"
+        self.granian = granian
+        self.process = subprocess.Popen([sys.executable, *command], env=env, cwd=root, text=True,
+                                        stdout=subprocess.DEVNULL if granian else subprocess.PIPE)
+        if granian:
+            self.url = f"http://127.0.0.1:{port}"
+            _wait_until_serving(self.url, self.process, label)
+        else:
+            line = self.process.stdout.readline()
+            found = re.search(r"http://[\d.]+:\d+", line)
+            if found is None:
+                raise RuntimeError(f"server {label} did not start: {line!r}")
+            self.url = found.group(0)
         self.ws = self.url.replace("http://", "ws://")
         self.ps = psutil.Process(self.process.pid)
         self.redis_ps = psutil.Process(self.redis.process.pid)
@@ -59,7 +71,7 @@ class Server:
         workers = []
         for child in self.ps.children():
             try:
-                if "cli.main" in " ".join(child.cmdline()):
+                if self.granian or "cli.main" in " ".join(child.cmdline()):  # (granian's only child: its worker)
                     workers.append(child)
             except psutil.NoSuchProcess:
                 continue
@@ -88,6 +100,19 @@ class Server:
         self.redis.stop()
 
 
+def _wait_until_serving(url: str, process: subprocess.Popen, label: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server {label} exited ({process.returncode}) before serving")
+        try:
+            httpx.get(f"{url}/api/catalog", timeout=2)
+            return
+        except httpx.TransportError:
+            time.sleep(0.2)
+    raise RuntimeError(f"server {label} did not serve within {timeout:.0f} s")
+
+
 def export_commit(ref: str, folder: Path) -> Path:
     """The tree of commit `ref` of this repository, written under `folder` (for a baseline server)."""
     archive = subprocess.run(["git", "-C", str(HERE), "archive", "--format=tar", ref], check=True,
@@ -100,12 +125,14 @@ def export_commit(ref: str, folder: Path) -> Path:
 
 @contextlib.contextmanager
 def servers(folder: Path, specs: list[tuple[str, Path, dict[str, str]]], profile: Path | None):
-    """Start every (label, root, env) server; stop them all on the way out."""
+    """Start every (label, root, env) server (env GRANIAN=1: under granian); stop them all on the way out."""
     started: list[Server] = []
     try:
         for label, root, env in specs:
             report = None if profile is None else profile / f"{re.sub(r'[^A-Za-z0-9]+', '-', label)}.txt"
-            started.append(Server(folder / f"server-{len(started)}", label, root=root, env=env, profile=report))
+            granian = env.pop("GRANIAN", None) == "1"
+            started.append(Server(folder / f"server-{len(started)}", label, root=root, env=env, profile=report,
+                                  granian=granian))
         yield started
     finally:
         for server in started:
