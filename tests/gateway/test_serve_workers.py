@@ -32,7 +32,8 @@ def workers_holding(serve: ServeProcess, port: int) -> set[int]:
     """Pids of the server's worker processes with an established connection on the port."""
     holding = set()
     for worker in workers_of(serve):
-        for conn in worker.net_connections(kind="tcp"):
+        connections = getattr(worker, "net_connections", None) or worker.connections  # psutil < 6: the old name
+        for conn in connections(kind="tcp"):
             if conn.status == psutil.CONN_ESTABLISHED and conn.laddr.port == port:
                 holding.add(worker.pid)
     return holding
