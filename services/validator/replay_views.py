@@ -25,7 +25,7 @@ from engine.replay_views import replay_steps
 from engine.solver.review import Review, review
 
 from ..games.model import Refusal
-from ..games.record import read_log
+from ..games.record import practice_undo, read_log
 from ..games.service import GameService
 from ..store import StoredEvent
 from .public import public_game
@@ -65,7 +65,7 @@ def build_views(game_id: str, entries: list[StoredEvent]) -> ReplayViews:
     log = read_log(entries)
     created = log.created
     events = log.engine_events()
-    replay = replay_steps(created.game, created.variant, created.seed, events)
+    replay = replay_steps(created.game, created.variant, created.seed, events, practice_undo=practice_undo(created))
     assert not isinstance(replay, RuleError), replay  # the game dealt when it was created
     shown = log.shown.at_ms if log.shown is not None else None
     times = [shown, *(timed.ts_ms for timed in log.events)]
