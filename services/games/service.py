@@ -382,7 +382,10 @@ class GameService:
         return engine.is_over(live.state)
 
     def deal_public(self, live: LiveGame) -> bool:
-        return self.secrecy.deal_public(live.created, self.is_over(live), self.clock())
+        # A game on a deal of its own (no contest) is public once play has stopped: won, abandoned or
+        # lost, even a loss a (practice) undo could leave; its number was never secret anyway.
+        stopped = live.state.status != IN_PROGRESS
+        return self.secrecy.deal_public(live.created, stopped, self.clock())
 
     def snapshot_of(self, live: LiveGame) -> Snapshot:
         ended = self.deal_public(live)

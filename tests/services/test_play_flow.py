@@ -3,6 +3,8 @@ Finish as ordinary logged moves, "Play this deal again" and its refusal, casual 
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
 import engine
@@ -15,7 +17,7 @@ from services.validator.replay_file import build_replay, verify_replay
 
 pytestmark = pytest.mark.integration
 
-ALICE, BOB = "g_alice", "g_bob"
+ALICE, BOB = f"g_alice_{secrets.token_hex(4)}", f"g_bob_{secrets.token_hex(4)}"  # games of this run only
 WISH = {"mode": "standard"}
 CHALLENGE = "2026-12-01/wish/mode=standard"
 
@@ -49,7 +51,7 @@ async def test_the_clock_stops_at_a_loss_and_a_rebuild_reads_the_same_time(servi
     await play(service, game.id, line, clock)
     stopped = (len(line) - 1) * 1000  # the first move is the first look: the clock starts there
     clock.now += 600_000  # ten minutes later, "My games" still says the time of the loss
-    summary = (await service.list_games(ALICE))[0]
+    summary = next(g for g in await service.list_games(ALICE) if g.id == game.id)  # as "My games" lists it
     assert (summary.status, summary.elapsed_ms) == ("lost", stopped)
     assert summary.finished_at_ms == clock.now - 600_000
     cold = GameService(service.store, redis, clock=clock)  # another process, from the log alone
