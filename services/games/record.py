@@ -70,6 +70,13 @@ class GameLog(Struct, frozen=True):
         return [timed.event for timed in self.events]
 
 
+def settled(state: GameState) -> bool:
+    """Whether the game's end is told to those who hear ends (validator, retention, contests): when it
+    is over, or lost in casual or practice play, where only a practice undo could reopen it (a later
+    end is then told again). A lost Spider daily that may still undo is not settled: play goes on."""
+    return engine.is_over(state) or (state.status == engine.LOST and state.practice_undo)
+
+
 def stopped_at(log: GameLog, state: GameState) -> int | None:
     """When the game's clock stopped, from the log alone: the time of the entry that made it won,
     lost or abandoned (a lost game that may still undo has stopped too, until an undo takes it back

@@ -31,7 +31,7 @@ from . import codec
 from .appender import Appender
 from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, GameShown, Kind
 from .projections import write_projections
-from .record import BadLog, GameLog, read_log, start_state, stopped_at
+from .record import BadLog, GameLog, read_log, settled, start_state, stopped_at
 from .secrecy import DealSecrecy
 from .live import LiveGame, LiveGames, MoveAnswer, ms_between
 from .model import (  # noqa: F401  (re-exported: the service's public shapes)
@@ -317,7 +317,7 @@ class GameService:
             pipe.hset(key, mapping=fields)
             pipe.hdel(key, "finished_at_ms")
             await pipe.execute()
-        if self.is_over(live):
+        if settled(live.state):
             crash_point(BEFORE_SUBMISSION)
             metrics.game_ended(live.created, live.state.status)
             elapsed = self._elapsed(live) or 0

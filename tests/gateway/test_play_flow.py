@@ -67,7 +67,13 @@ def test_practice_undo_takes_a_casual_wish_out_of_its_loss_and_marks_it_assisted
     assert back["view"]["status"] == "in_progress" and back["view"]["undos"] == 1
     summary = alice.summary(created["id"])
     assert summary["assisted"] and summary["practice_undo"] and summary["finished_at_ms"] is None
+    resigned = play(sock, back["version"], [it.ResignIntent()])
     sock.close()
+    views = alice.http.get(f"/api/games/{created['id']}/replay/views").raise_for_status().json()
+    assert len(views["steps"]) == resigned["version"] + 1, "the replay folds the undo like any event"
+    assert [s["event"]["type"] for s in views["steps"][1:]].count("move_undone") == 1
+    exported = alice.http.get(f"/api/games/{created['id']}/replay").raise_for_status().json()
+    assert exported["result"]["status"] == "abandoned"
 
 
 def test_finish_plays_the_rest_as_logged_moves(alice, sync_redis_client):

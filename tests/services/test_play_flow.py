@@ -13,6 +13,7 @@ from services.games.entries import GameLinks
 from services.games.model import NOT_PUBLIC_YET, NOT_YOUR_GAME, Refusal, meta_key
 from services.games.record import read_log
 from services.games.service import CASUAL_DEALS, GameService
+from services.store import EventStore
 from services.validator.replay_file import build_replay, verify_replay
 
 pytestmark = pytest.mark.integration
@@ -183,3 +184,26 @@ async def test_casual_deals_have_short_numbers_shown_at_once(service):
         seed = service.live.get(game.id).created.seed
         assert 1 <= seed <= CASUAL_DEALS and game.deal_number == seed and game.seed is None
         assert service.snapshot_of(service.live.get(game.id)).deal_number == seed
+
+
+class Ends:
+    def __init__(self) -> None:
+        self.heard: list[str] = []
+
+    async def opened(self, created, game_id, at_ms) -> None:
+        return None
+
+    async def ended(self, created, game_id, status, moves, time_ms, at_ms) -> None:
+        self.heard.append(status)
+
+
+async def test_a_casual_loss_is_told_as_an_end_and_the_next_end_after_an_undo_too(redis, clock):
+    ends = Ends()
+    service = GameService(EventStore(redis, clock=clock), redis, results=ends)
+    seed, line = losing_line()
+    player = f"g_ends_{secrets.token_hex(4)}"
+    game = await service.create_game(player, "wish", WISH, seed)
+    await play(service, game.id, line, clock, player=player)
+    assert ends.heard == ["lost"], "retention and the validator hear a casual loss (an undo could reopen it)"
+    await play(service, game.id, [it.UndoIntent(), it.ResignIntent()], clock, player=player)
+    assert ends.heard == ["lost", "abandoned"]
