@@ -28,6 +28,7 @@ from .wizard_moves import (
     fits_tableau, is_run, plays,
 )
 from .wizard_search import play_reachable
+from .wizard_status import FINISH_RULE, finishing_line, status_notes
 
 
 class WizardVariant(Struct, frozen=True, forbid_unknown_fields=True):
@@ -155,46 +156,12 @@ class WizardRules(GameRules):
         }
 
     def notes(self, state: GameState) -> tuple[str, ...]:
-        board: WizardBoard = state.board
-        redeals = state.variant.redeals
-        notes = [f"{len(board.stock)} cards in the stock", f"{sum(len(s) for s in board.foundations)} of {DECK_SIZE} home"]
-        if redeals is None:
-            notes.append("redeals: no limit")
-        else:
-            left = max(redeals - board.redeals_used, 0)
-            notes.append("no redeal left" if not left else f"{left} redeal{'' if left == 1 else 's'} left")
-        if board.cast_open:
-            notes.append("a spell is ready: Cast makes the next draw one card")
-        if board.cast_active:
-            notes.append("spell cast: the next draw turns one card")
-        if board.luck_open:
-            notes.append("luck! pick any card from the stock")
-        elif board.luck_streak:
-            notes.append(f"luck {board.luck_streak} of 3 in a row")
-        return tuple(notes)
+        return status_notes(state.board, state.variant.redeals)
 
-    finish_rule = (
-        "Finish comes once the stock and the waste are empty and every tableau card is face up"
-    )
+    finish_rule = FINISH_RULE
 
     def finish_line(self, board: WizardBoard, variant: WizardVariant) -> list[AnyIntent] | None:
-        """Stock and waste empty, every tableau card face up (each pile then a run built down):
-        the lowest card left is always a top card (whatever lies on it would be lower), and every
-        lower card of its suit is home, so it goes home; any order of such plays wins."""
-        if board.stock or board.waste or any(pile.down or not is_run(pile.cards) for pile in board.tableau):
-            return None
-        line: list[AnyIntent] = []
-        while any(pile.cards for pile in board.tableau):
-            index = min((i for i, pile in enumerate(board.tableau) if pile.cards),
-                        key=lambda i: board.tableau[i].cards[-1].rank)
-            card = board.tableau[index].cards[-1]
-            slot = next((k for k, found in enumerate(board.foundations) if fits_foundation(card, found)), None)
-            if slot is None:
-                return None  # not reachable by the argument above; refusing is the safe answer
-            line.append(MoveIntent(f"t{index}", f"f{slot}", 1))
-            board, cards = _take(board, f"t{index}", 1)
-            board = _put(board, f"f{slot}", cards)
-        return line or None
+        return finishing_line(board)
 
     def hidden_cards(self, board: WizardBoard) -> frozenset[int]:
         hidden = {card.id for pile in board.tableau for card in pile.cards[: pile.down]}

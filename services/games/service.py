@@ -448,26 +448,6 @@ class GameService:
             practice_undo=state.practice_undo,
         )
 
-    async def play_again(self, player_id: str, game_id: str) -> GameSummary | Refusal | None:
-        """A new practice game on the deal of one of the player's games ("Play this deal again"):
-        never on a daily's or a race's deal before it is public, which a retry would let a player
-        study (the refusal is NOT_PUBLIC_YET). None when there is no such game."""
-        live = await self.refresh(game_id)
-        if live is None:
-            return None
-        created = live.created
-        if player_id != created.player_id:
-            return Refusal(NOT_YOUR_GAME, "only the game's player may play its deal again")
-        if not self.secrecy.may_hint(created, self.clock()):
-            return Refusal(NOT_PUBLIC_YET, f"this {created.kind} deal stays secret until its contest is over: "
-                                           "it may be played again after that")
-        created_again = await self.create_game(
-            player_id, created.game, created.variant, created.seed, kind=PRACTICE, chosen_deal=True,
-            links=GameLinks(challenge=created.links.challenge),
-        )
-        assert not isinstance(created_again, RuleError), created_again  # the deal dealt once already
-        return created_again
-
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:
         """The player's games, newest first."""
         ids = await self.redis.zrevrange(player_games_key(player_id), 0, max(0, limit - 1))

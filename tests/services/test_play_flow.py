@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from engine import intents as it
+from services.games.again import play_again
 from services.games.entries import GameLinks
 from services.games.model import NOT_PUBLIC_YET, NOT_YOUR_GAME, Refusal, meta_key
 from services.games.record import read_log
@@ -156,12 +157,12 @@ async def test_play_again_deals_the_same_deal_as_practice(service, clock):
     seed, line = losing_line()
     game = await service.create_game(ALICE, "wish", WISH, seed)
     await play(service, game.id, line, clock)
-    again = await service.play_again(ALICE, game.id)
+    again = await play_again(service, ALICE, game.id)
     assert not isinstance(again, Refusal), again
     assert (again.kind, again.chosen_deal, again.deal_number, again.status) == ("practice", True, seed, "in_progress")
     assert service.live.get(again.id).created.seed == seed
-    assert (await service.play_again(BOB, game.id)).code == NOT_YOUR_GAME
-    assert await service.play_again(ALICE, "nosuchgame") is None
+    assert (await play_again(service, BOB, game.id)).code == NOT_YOUR_GAME
+    assert await play_again(service, ALICE, "nosuchgame") is None
 
 
 async def test_play_again_is_refused_for_a_daily_before_its_reveal(service, clock):
@@ -169,12 +170,12 @@ async def test_play_again_is_refused_for_a_daily_before_its_reveal(service, cloc
     daily = await service.create_game(ALICE, "wish", WISH, seed, kind="daily", links=GameLinks(challenge=CHALLENGE))
     await play(service, daily.id, line, clock)  # over, but the challenge is not
     games = len(await service.list_games(ALICE))
-    refused = await service.play_again(ALICE, daily.id)
+    refused = await play_again(service, ALICE, daily.id)
     assert isinstance(refused, Refusal) and refused.code == NOT_PUBLIC_YET
     assert daily.deal_number is None and (await service.summary(daily.id)).deal_number is None
     assert len(await service.list_games(ALICE)) == games, "nothing was created"
     clock.now = 1_900_000_000_000  # long after the challenge's reveal: its deal may be played again
-    again = await service.play_again(ALICE, daily.id)
+    again = await play_again(service, ALICE, daily.id)
     assert not isinstance(again, Refusal) and again.kind == "practice" and again.challenge == CHALLENGE
 
 
