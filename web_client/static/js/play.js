@@ -1,6 +1,7 @@
 // The play page: status line, action buttons, the board, the end-of-game dialog, and the glue
 // between the socket (server state) and rendering/input.
 
+import { confirmAbandon } from "./abandon.js";
 import { ApiError, getGame, identity, playAgain, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
 import { gameInfo, loadCatalog } from "./games.js";
@@ -224,6 +225,8 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
     if (action === "start") location.hash = "#/";
     if (action === "retry") {
       try {
+        // This game is over, but another (another tab's) may be unfinished: a new practice game resigns it.
+        if (!(await confirmAbandon(`this deal of ${game.title} again`))) return;
         const again = await playAgain(gameId);
         location.hash = `#/play/${again.id}`;
       } catch (error) {
