@@ -163,3 +163,18 @@ def test_the_race_socket_takes_a_ticket_once_and_never_a_token(guests):
         assert json.loads(first.recv(timeout=10))["role"] == "racer"
         assert refused(f"{url}?ticket={ticket}") == ("bad_ticket", 4401)  # one use: a copied ticket is dead
     assert api(host, "POST", f"/api/races/{view['race_id']}/leave")[0] == 200
+
+
+def test_races_are_counted_in_the_metrics_by_event(guests, race_server):
+    from tests.gateway.test_metrics import scrape, value
+
+    with httpx.Client(base_url=race_server.url, timeout=10) as http:
+        before = scrape(http)
+        host = guests()
+        status, view, _ = api(host, "POST", "/api/races", json=WISH)
+        assert status == 201
+        assert api(host, "POST", f"/api/races/{view['race_id']}/leave")[0] == 200  # the last one out ends it
+        after = scrape(http)
+    for kind, moved in (("race_created", 1), ("racer_left", 1), ("race_ended", 1), ("race_started", 0)):
+        delta = value(after, "arena_race_events_total", type=kind) - value(before, "arena_race_events_total", type=kind)
+        assert delta == moved, (kind, delta)
