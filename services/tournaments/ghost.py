@@ -31,7 +31,6 @@ from .service import TournamentService
 NOT_REVEALED = "not_revealed"
 NO_VERIFIED_WIN = "no_verified_win"
 NOT_A_GHOST_RACE = "not_a_ghost_race"
-BEST_LOOKED_AT = 20  # rows read for the best entry not flagged for review
 
 
 class GhostPoint(Struct, frozen=True):
@@ -62,9 +61,9 @@ async def start_ghost_race(t: TournamentService, player_id: str, key: str) -> Ga
     if state.revealed is None:
         return rule_error(NOT_REVEALED, "a ghost race opens once the challenge has closed and its deal is revealed"
                                         " (the close plus the hour of grace)")
-    page = await t.board.page(ref.key, 0, BEST_LOOKED_AT)
+    page = await t.board.page(ref.key, 0, 1)  # rank 1: the board's best verified win
     assert not isinstance(page, RuleError), page
-    best = next((row.entry for row in page.rows if not row.entry.flagged), None)
+    best = page.rows[0].entry if page.rows else None
     if best is None:
         return rule_error(NO_VERIFIED_WIN, "this challenge has no verified win: there is no replay to race")
     prepared = state.prepared
