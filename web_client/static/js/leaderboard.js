@@ -9,6 +9,7 @@ import {
   resultText, revealedHtml, serverClock, startCountdowns,
 } from "./challenge.js";
 import { loadCatalog } from "./games.js";
+import { ghostButtonHtml, installGhostButtons } from "./ghost.js";
 import { escapeHtml } from "./html.js";
 import { sentence } from "./notice.js";
 import { formatTime } from "./render.js";
@@ -85,6 +86,7 @@ function render(board, me, now) {
       ${standingHtml(board, me)}
       ${countsHtml(board.counts)}
       ${tableHtml(board, me)}
+      ${ghostButtonHtml(info, board.counts)}
       ${commitmentHtml(info.commitment)}
       ${revealedHtml(info)}
       <p><a href="./">Back to today's challenges</a></p>
@@ -123,5 +125,6 @@ async function load() {
 }
 
 installCopy(app);
+installGhostButtons(app);
 mountAccount({ onChange: load });
 load();
