@@ -149,7 +149,7 @@ def test_race_the_best_replay_of_a_revealed_daily_to_a_win(ghost_page, ghost_are
         step, t = page.evaluate("[window.ghost.step, window.ghost.t]")
         assert step == max(k for k, p in enumerate(points) if p["elapsed_ms"] <= t), "the ghost's step for the clock"
         assert panel.get_attribute("data-ghost-step") == str(step)
-        assert panel.locator("[data-lane=ghost] .figures").inner_text().startswith(f"{points[step]['moves']} moves")
+        assert panel.locator("[data-lane=ghost] .figures").inner_text().startswith(f"{points[step]['moves']} move")
         screenshots(page, "ghost-race")
         page.wait_for_function(f"window.ghost.step === {len(points) - 1}")
         assert "The ghost finished" in panel.locator(".ghost-verdict").inner_text()
