@@ -19,13 +19,14 @@ from ..games.service import GameService
 from ..races.service import RaceService
 from ..tournaments.ghost import NO_VERIFIED_WIN, NOT_A_GHOST_RACE, GhostLine, ghost_line, start_ghost_race
 from ..tournaments.service import TournamentService
-from ..validator.race_replay import RACE_NOT_OVER, RaceReplay, public_race_replay
+from ..validator.race_replay import NO_RACE_GAMES, RACE_NOT_OVER, RaceReplay, public_race_replay
 from ..validator.replay_views import UNAVAILABLE
 from .api_docs import errors
 from .daily_routes import _key, _refused
 from .errors import ApiError
 
-STATUS = {NO_SUCH_GAME: 404, NOT_A_GHOST_RACE: 404, NO_VERIFIED_WIN: 404, RACE_NOT_OVER: 409, UNAVAILABLE: 503}
+STATUS = {NO_SUCH_GAME: 404, NOT_A_GHOST_RACE: 404, NO_VERIFIED_WIN: 404, NO_RACE_GAMES: 404, RACE_NOT_OVER: 409,
+          UNAVAILABLE: 503}
 
 
 def _raise(refusal: Refusal) -> ApiError:

@@ -26,6 +26,7 @@ from .public import public_game
 from .replay_views import Answers, ViewStep, off_the_loop, view_steps
 
 RACE_NOT_OVER = "race_not_over"
+NO_RACE_GAMES = "no_race_games"
 ENDED_STATUSES = ("ended", "final")
 CACHED_RACES = 8
 
@@ -93,6 +94,8 @@ async def public_race_replay(
     if view.status not in ENDED_STATUSES or view.seed is None:
         return Refusal(RACE_NOT_OVER, "a race's replay opens when the race has ended: no card of it is shown before")
     games = [r.game_id for r in view.racers if r.game_id is not None]
+    if not games or view.start_at_ms is None:
+        return Refusal(NO_RACE_GAMES, "this race ended before its start signal: there is nothing to replay")
     versions = []
     for game_id in games:
         live = await public_game(service, game_id)

@@ -52,6 +52,10 @@ def test_a_race_replay_is_refused_until_the_end_then_shows_every_racer_in_order(
     with httpx.Client(base_url=race_server.url, timeout=20) as http:
         host, second, third = (Client.guest(race_server.url, http, audit) for _ in range(3))
         assert http.get("/api/races/nosuchrace/replay").status_code == 404
+        emptied = api(host, "POST", "/api/races", json=WISH)[1]["race_id"]
+        assert api(host, "POST", f"/api/races/{emptied}/leave")[1]["status"] == "ended"  # ended in its lobby
+        answer = http.get(f"/api/races/{emptied}/replay")
+        assert (answer.status_code, answer.json()["code"]) == (404, "no_race_games")
         status, view, _ = api(host, "POST", "/api/races", json=WISH)
         race_id = view["race_id"]
         refused_without_a_card(http, race_id)  # the lobby
