@@ -122,12 +122,14 @@ def test_race_the_best_replay_of_a_revealed_daily_to_a_win(ghost_page, ghost_are
     refused(server.url, guest)
     page.goto(f"/leaderboard.html?challenge={quote(KEY)}")
     page.wait_for_selector("table.leaderboard")
-    assert page.locator("[data-ghost-race]").count() == 0
+    assert page.locator("[data-ghost-race]").count() == 0 and page.locator("a[data-replay-link]").count() == 0
 
     with Running(clock, OPENS + 26 * HOUR):
         wait_for(lambda: status_of(server.url) == "final", "the reveal", 90)
         page.reload()
         page.wait_for_selector("[data-ghost-race]")  # the leaderboard offers it too, once final
+        assert page.locator("table.leaderboard a[data-replay-link]").get_attribute("href") == \
+            f"replay.html?game={attempt['id']}", "and each verified win's replay"
         page.goto("/")
         past = page.locator(f'[data-day=yesterday] .daily-card[data-challenge="{KEY}"]')
         past.get_by_role("button", name="Race the best replay of this challenge (practice, unranked)").click()

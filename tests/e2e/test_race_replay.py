@@ -121,6 +121,14 @@ def test_a_moment_link_opens_the_race_at_that_time(page, race):
     page.click("button.share")
     page.wait_for_function("document.getElementById('toast').textContent.includes('copied')")
     assert page.evaluate("navigator.clipboard.readText()") == page.url
+    page.set_viewport_size({"width": 360, "height": 740})  # a phone: one board under the other
+    page.wait_for_function("[...document.querySelectorAll('article.racer .board')]"
+                           ".every(b => b.scrollWidth <= b.clientWidth)")  # each board drawn again to fit
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, "nothing wider than the screen"
+    boxes = [page.locator("article.racer").nth(i).bounding_box() for i in range(3)]
+    assert boxes[0]["y"] < boxes[1]["y"] < boxes[2]["y"]
+    page.evaluate("document.getElementById('toast').hidden = true")  # the passing notice would cover a board
+    save_screenshot(page, "race-replay-phone")
 
 
 def test_a_race_still_running_is_refused_with_no_card(page, arena, console_errors):
