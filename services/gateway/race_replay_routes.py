@@ -8,11 +8,12 @@ race replay or read a ghost (both are public once served at all); starting a gho
 
 from __future__ import annotations
 
-from engine import RuleError
 from litestar import Controller, MediaType, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath
+
+from engine import RuleError
 
 from ..games.model import NO_SUCH_GAME, GameSummary, Refusal
 from ..games.service import GameService

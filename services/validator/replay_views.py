@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import msgspec
