@@ -177,7 +177,7 @@ class RatingsController(Controller):
 def join_link(code: FromPath[str]) -> Redirect:
     """A race's join link (its view's join_path) opens the web client's race page on that code."""
     code = "".join(c for c in code if c.isalnum())[:16]  # a code is letters: nothing else reaches the URL
-    return Redirect(f"/race.html#/join/{code}")
+    return Redirect(f"/race.html#/join/{code}", status_code=302)
 
 
 __all__ = ["RacesController", "RatingsController", "join_link"]

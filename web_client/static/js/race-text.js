@@ -5,7 +5,7 @@ import { gameInfo, presetTitle } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { formatTime } from "./render.js";
 
-/** "The Wish · Standard (3 face down)": the game and its preset, as the catalogue titles them. */
+/** "<game> · <preset>": the game and its preset, as the catalogue titles them. */
 export function raceTitle(race) {
   const game = gameInfo(race.game);
   return game.presets.length > 1 ? `${game.title} · ${presetTitle(race.game, race.variant)}` : game.title;
