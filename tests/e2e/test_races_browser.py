@@ -101,6 +101,8 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     second.page.goto(join_path)
     second.page.wait_for_url(f"**/race.html#/r/{race_id}")
     third.page.goto("/race.html")
+    third.page.wait_for_selector("#create-race select[name=entry] option", state="attached")
+    assert third.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     third.page.fill("#join-race input[name=code]", code.lower())
     third.page.click("#join-race button[type=submit]")
     third.page.wait_for_url(f"**/race.html#/r/{race_id}")
@@ -125,6 +127,12 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     spectator.page.wait_for_selector(".race-live .race-progress .racer")
     assert spectator.page.locator(".race-live #board").count() == 0
     save_screenshot(third.page, "race-board-360")
+    assert third.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # A racer who reloads (a dropped connection, a closed tab) finds the same game again, its clock running.
+    game_of_second = second.page.evaluate("window.arena.state.gameId")
+    second.page.reload()
+    Board(second.page).wait_ready(0)
+    assert second.page.evaluate("window.arena.state.gameId") == game_of_second
     # Each plays their board to a win, one after another: the finishing order is host, second, third.
     for number, guest in enumerate(racers):
         line = winning_line(arena, guest.page.evaluate("window.arena.state.gameId"))

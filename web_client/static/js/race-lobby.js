@@ -105,7 +105,9 @@ export function mountLobby(holder, ctx) {
     const race = state.race;
     if (race?.status !== "countdown" || race.start_at_ms == null) return;
     const left = secondsLeft(race.start_at_ms, serverNow(state));
-    el("[data-countdown]").textContent = left > 0 ? String(left) : "Go!";
+    const text = left > 0 ? String(left) : "Go!";
+    const shown = el("[data-countdown]");
+    if (shown.textContent !== text) shown.textContent = text; // (a live region: said once a second, not on every tick)
   };
   const update = () => {
     const race = state.race;
@@ -148,8 +150,13 @@ export function mountLobby(holder, ctx) {
         ctx.resync(); // a new snapshot: this socket now counts as a racer's
       }
       if (name === "copy") {
-        await navigator.clipboard.writeText(joinLink(race));
-        ctx.toast("The join link is copied.");
+        if (navigator.clipboard) { // (only on https or localhost)
+          await navigator.clipboard.writeText(joinLink(race));
+          ctx.toast("The join link is copied.");
+        } else {
+          getSelection().selectAllChildren(el(".join-link"));
+          ctx.toast("Copy the selected link.");
+        }
       }
     } catch (error) {
       ctx.toast(ctx.errorText(error), "error");
