@@ -107,8 +107,9 @@ class RacesController(Controller):
     async def race_ratings(self, race_id: FromPath[str], races: NamedDependency[RaceService],
                            player_id: NamedDependency[str]) -> RaceRatings:
         """What the race changed on its rating board, per racer in the order of the standings: the
-        conservative rating (mu - 3 sigma) before and after, and whether it was their first race on the board. `rated` is false, and
-        the list empty, until the final results were rated (a moment after `final`)."""
+        conservative rating (mu - 3 sigma) before and after, and whether it was their first race on the
+        board. `rated` is false, and the list empty, until the final results were rated (a moment after
+        `final`)."""
         state = await races.load(race_id)
         if state is None or state.created is None:
             raise ApiError(404, "no_such_race", f"there is no race {race_id!r}")
