@@ -102,7 +102,9 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     second.page.wait_for_url(f"**/race.html#/r/{race_id}")
     third.page.goto("/race.html")
     third.page.wait_for_selector("#create-race select[name=entry] option", state="attached")
+    third.page.wait_for_selector(".race-boards[data-board]")
     assert third.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    save_screenshot(third.page, "race-start-360")
     third.page.fill("#join-race input[name=code]", code.lower())
     third.page.click("#join-race button[type=submit]")
     third.page.wait_for_url(f"**/race.html#/r/{race_id}")
@@ -186,3 +188,8 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     spectator.page.locator(".race-standings tr.standing").first.locator(".replay-link").click()
     spectator.page.wait_for_url("**/replay.html?game=*")
     spectator.page.wait_for_function("window.replay?.data != null")
+    # The race start page's rating board of The Wish ranks the three as they finished (a first race each).
+    spectator.page.goto("/race.html")
+    spectator.page.wait_for_selector(".race-boards[data-board='wish/mode=standard']")
+    board_order = spectator.page.eval_on_selector_all(".race-ratings tbody tr[data-player]", "rows => rows.map(r => r.dataset.player)")
+    assert [player for player in board_order if player in ids] == ids

@@ -5,11 +5,12 @@
 import { escapeHtml } from "./html.js";
 import { createRace, joinByCode, joinLink, joinRace, leaveRace, raceCatalogue, setReady, startRace } from "./race-api.js";
 import { serverNow } from "./race-link.js";
+import { mountRatings } from "./race-ratings.js";
 import { raceTitle, racerHtml, secondsLeft, timeText } from "./race-text.js";
 
 const LIMIT_CHOICES_MIN = [1, 2, 5, 10, 15, 20, 30, 45, 60];
 
-export async function mountCreate(app, { toast, errorText, current, go }) {
+export async function mountCreate(app, { me, toast, errorText, current, go }) {
   const catalogue = await raceCatalogue();
   if (!current()) return () => {};
   const seats = [];
@@ -40,7 +41,9 @@ export async function mountCreate(app, { toast, errorText, current, go }) {
         </label>
         <button type="submit" class="primary">Join</button>
       </form>
+      <section class="panel race-boards" aria-labelledby="ratings-title"></section>
     </section>`;
+  mountRatings(app.querySelector(".race-boards"), catalogue, me, { toast, errorText });
   const create = app.querySelector("#create-race");
   create.addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -112,7 +112,7 @@ async function route() {
     else if (join) leave = await joinLinkPage(decodeURIComponent(join[1]), current);
     else {
       setConnection("idle");
-      leave = await mountCreate(app, { toast, errorText, current, go: (hash) => { location.hash = hash; } });
+      leave = await mountCreate(app, { me, toast, errorText, current, go: (hash) => { location.hash = hash; } });
     }
   } catch (error) {
     if (current()) showProblem("The race page did not load", errorText(error));
