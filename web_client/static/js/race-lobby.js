@@ -90,6 +90,7 @@ export function mountLobby(holder, ctx) {
         <p>Join code <strong class="race-code"></strong>
           <button type="button" data-lobby="copy">Copy the join link</button></p>
         <p class="hint">The link: <a class="join-link"></a> · Spectators: <a class="watch-link">watch link</a></p>
+        <p class="hint">The deal's commitment, revealed with the deal at the end: <code class="race-commitment"></code></p>
       </div>
       <h2>Seats</h2>
       <ol class="race-seats"></ol>
@@ -116,7 +117,8 @@ export function mountLobby(holder, ctx) {
     const race = state.race;
     el("#race-title").textContent = `Race · ${raceTitle(race)}`;
     el(".race-meta").textContent = `${race.racers.length} of ${race.seats} seats · time limit ${timeText(race.time_limit_ms)}`
-      + ` · the deal is ${race.check === "exact_solver" ? "proven winnable by the solver" : "checked at the deal"}`;
+      + ` · the deal is ${race.check === "exact_solver" ? "proven winnable by the solver" : "not lost as dealt (no solver for this game)"}`;
+    el(".race-commitment").textContent = race.commitment;
     el(".race-code").textContent = race.code;
     const link = el(".join-link");
     link.href = race.join_path;
