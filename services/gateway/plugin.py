@@ -49,7 +49,7 @@ from ..store.replication import resolve_replica_ack
 from .metrics_routes import metrics
 from .race_frames import RaceFanout
 from .race_replay_routes import GhostController, RaceReplayController
-from .race_routes import RacesController, RatingsController
+from .race_routes import RacesController, RatingsController, join_link
 from .race_socket import race_socket
 from .replay_routes import ReplaysController
 from .session_routes import PlayersController, SessionController, TicketsController
@@ -167,7 +167,7 @@ class ArenaPlugin(InitPluginProtocol):
             [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
              ReplaysController, DailiesController, StatsController, AccountsController, RacesController,
              RatingsController, RaceReplayController, GhostController, health, ready, game_socket, board_socket,
-             race_socket, metrics, HintsController]
+             race_socket, metrics, HintsController, join_link]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)
