@@ -188,6 +188,13 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     spectator.page.locator(".race-standings tr.standing").first.locator(".replay-link").click()
     spectator.page.wait_for_url("**/replay.html?game=*")
     spectator.page.wait_for_function("window.replay?.data != null")
+    # The race replay, linked from the results: every racer's board side by side, in finishing order.
+    spectator.page.go_back()
+    spectator.page.wait_for_selector(".race-results[data-final='true'] [data-race-replay]:not([hidden])")
+    spectator.page.click("[data-race-replay]")
+    spectator.page.wait_for_url(f"**/replay.html?race={race_id}*")
+    spectator.page.wait_for_function("window.raceReplay && document.querySelectorAll('article.racer .board').length === 3")
+    assert [r["player"] for r in spectator.page.evaluate("window.raceReplay.data.racers")] == ids
     # The race start page's rating board of The Wish ranks the three as they finished (a first race each).
     spectator.page.goto("/race.html")
     spectator.page.wait_for_selector(".race-boards[data-board='wish/mode=standard']")

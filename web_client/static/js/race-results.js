@@ -53,6 +53,7 @@ export function mountResults(holder, ctx) {
       <div class="race-actions">
         <button type="button" class="primary" data-results="rematch" hidden>Rematch</button>
         <a class="rematch-link" hidden>Go to the rematch</a>
+        <a class="race-replay-link" data-race-replay hidden>Watch the race replay</a>
         <a href="race.html#/">Another race</a>
       </div>
       <details class="race-last-progress"><summary>Everyone's last progress</summary><ol class="race-progress"></ol></details>
@@ -94,6 +95,9 @@ export function mountResults(holder, ctx) {
     const link = el(".rematch-link");
     link.hidden = !race.rematch;
     if (race.rematch) link.href = `race.html#/r/${encodeURIComponent(race.rematch)}`;
+    const watch = el("[data-race-replay]");  // every racer side by side, once the race is over
+    watch.hidden = !race.standings;
+    watch.href = `replay.html?race=${encodeURIComponent(race.race_id)}`;
     renderProgress(el(".race-progress"), raceState, me);
     if (race.final && !ratings?.rated && !asking && retry === null && tries < RATINGS_TRIES) askRatings();
   };
