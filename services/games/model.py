@@ -49,6 +49,7 @@ class GameSummary(Struct, frozen=True):
     challenge: str | None = None  # the daily challenge it belongs to (an attempt, or practice on its deal)
     ranked: bool = False
     assisted: bool = False  # a hint or an undo beyond the game's own rules was taken: marked for good
+    ghost: str | None = None  # a ghost race: the game whose replay it races (links.ghost of its log)
     deal_number: int | None = None  # the deal's number once the player may know it (casual play: at once)
     practice_undo: bool = False  # undo is allowed beyond the game's own rules (casual and practice play)
 

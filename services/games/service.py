@@ -444,6 +444,7 @@ class GameService:
             challenge=created.links.challenge,
             ranked=created.ranked,
             assisted=live.assisted or engine.undo_assisted(state),
+            ghost=created.links.ghost,
             deal_number=self.deal_number(live),
             practice_undo=state.practice_undo,
         )
