@@ -19,8 +19,9 @@ export { toast };
 
 export function setConnection(status) {
   const el = document.getElementById("connection");
-  const text = { idle: "Not connected", connecting: "Connecting…", online: "Connected",
-    reconnecting: "Reconnecting…", failed: "Disconnected" }[status] ?? status;
+  // Only the play page holds a live connection: elsewhere ("idle") the indicator shows nothing at all.
+  const text = { idle: "", connecting: "Connecting…", online: "Connected",
+    reconnecting: "Offline — connecting…", failed: "Not connected to this game" }[status] ?? status;
   el.dataset.connection = status;
   el.querySelector(".text").textContent = text;
 }
