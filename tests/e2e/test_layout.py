@@ -52,3 +52,31 @@ def test_every_game_fits_the_window(browser, arena, game, preset, size):
         save_screenshot(page, f"play-{game}{'-' + preset.split()[0] if preset else ''}-{size}")
     finally:
         context.close()
+
+
+OVERLAPS = """() => {
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const out = [];
+  for (const badge of document.querySelectorAll('#board .count')) {
+    const box = badge.getBoundingClientRect();
+    for (const card of document.querySelectorAll('#board .card')) {
+      if (meet(box, card.getBoundingClientRect())) out.push(badge.parentElement.dataset.pile);
+    }
+  }
+  return { badges: document.querySelectorAll('#board .count').length, covered: out };
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_count_badges_never_cover_a_card(browser, arena, size):
+    context = browser.new_context(base_url=arena.url, viewport=SIZES[size])
+    try:
+        page = context.new_page()
+        board = Board(page)
+        board.new_game("wizard", seed=7)
+        board.play({"type": "deal"})
+        board.play({"type": "deal"})  # a waste of six, fanned three, and a stock: each with its count
+        found = page.evaluate(OVERLAPS)
+        assert found["badges"] >= 2 and found["covered"] == [], found
+    finally:
+        context.close()

@@ -11,6 +11,7 @@ import { escapeHtml } from "./html.js";
 import { sentence, toast } from "./notice.js";
 import { openPlayPage } from "./play.js";
 import { formatTime } from "./render.js";
+import { mountSoundToggle } from "./sound.js";
 
 const app = document.getElementById("app");
 let leavePage = () => {};
@@ -157,6 +158,7 @@ async function route() {
 }
 
 installCardSprite();
+mountSoundToggle(); // the game pages' sound effects: the toggle stays in the top bar on every route
 window.addEventListener("hashchange", route);
 // After a sign-up, sign-in or sign-out the page is drawn again for the player it now is.
 mountAccount({ onChange: () => route() });

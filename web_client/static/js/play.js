@@ -11,7 +11,6 @@ import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
 import { howToPlay } from "./rules.js";
 import { GameLink } from "./socket.js";
-import { mountSoundToggle } from "./sound.js";
 import { ACTION_TYPES, canPlay, createState, legalAction } from "./state.js";
 
 const ACTION_LABELS = { deal: "Deal", recycle: "Recycle", cast: "Cast", undo: "Undo", resign: "Resign" };
@@ -123,7 +122,6 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   if (!current()) return () => {}; // the player went elsewhere while the game loaded
   const game = gameInfo(summary.game);
   const parts = skeleton(app, game.title);
-  mountSoundToggle();
   howToPlay(app.querySelector(".play"), summary.game);
   const state = createState(gameId);
   state.assisted = summary.assisted === true;

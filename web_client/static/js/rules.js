@@ -42,7 +42,7 @@ export function drawPictures(root) {
 /** Add a "How to play" panel to the play page; filled with the game's short part when first opened. */
 export function howToPlay(section, gameId) {
   const details = document.createElement("details");
-  details.className = "panel help how-to-play";
+  details.className = "panel how-to-play";
   details.innerHTML = `<summary>How to play</summary><div data-how-to-play></div>
     <p><a href="${rulesHref(gameId)}">All the rules of ${escapeHtml(gameInfo(gameId).title)}</a></p>`;
   section.append(details);
