@@ -102,10 +102,12 @@ def test_every_page_passes_axe(browser, arena, look):
     viewport, scheme = LOOKS[look]
     context = browser.new_context(base_url=arena.url, viewport=viewport, color_scheme=scheme)
     found: dict[str, list[str]] = {}
+    sideways: dict[str, int] = {}
 
     def check(name: str) -> None:
         page.wait_for_load_state("networkidle")
         found[name] = serious_violations(page)
+        sideways[name] = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         save_screenshot(page, f"{name}-{look}")
 
     try:
@@ -154,3 +156,4 @@ def test_every_page_passes_axe(browser, arena, look):
     finally:
         context.close()
     assert {name: v for name, v in found.items() if v} == {}, "axe found serious or critical violations"
+    assert {name: px for name, px in sideways.items() if px > 0} == {}, "pages that scroll sideways"
