@@ -49,6 +49,7 @@ class GameSummary(Struct, frozen=True):
     challenge: str | None = None  # the daily challenge it belongs to (an attempt, or practice on its deal)
     ranked: bool = False
     assisted: bool = False  # a hint was taken (practice games only): never ranked, marked for good
+    ghost: str | None = None  # a ghost race: the game whose replay it races (links.ghost of its log)
 
 
 class Snapshot(Struct, frozen=True):

@@ -413,6 +413,7 @@ class GameService:
             challenge=created.links.challenge,
             ranked=created.ranked,
             assisted=live.assisted,
+            ghost=created.links.ghost,
         )
 
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:

@@ -13,7 +13,7 @@ IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["'](\./[^"']+)["']""", re.M | 
 
 
 PAGES = {"index.html": "js/app.js", "leaderboard.html": "js/leaderboard.js", "stats.html": "js/stats.js",
-         "replay.html": "js/replay.js", "rules.html": "js/rules.js", "404.html": "js/theme.js"}
+         "replay.html": "js/replay.js", "race.html": "js/race.js", "rules.html": "js/rules.js", "404.html": "js/theme.js"}
 
 
 def test_every_page_references_exist():

@@ -82,7 +82,7 @@ export function identity() {
   return pending;
 }
 
-async function request(method, path, body, retried = false) {
+export async function request(method, path, body, retried = false) {
   const { token } = await identity();
   const headers = { Authorization: `Bearer ${token}` };
   if (body !== undefined) headers["Content-Type"] = "application/json";

@@ -5,6 +5,7 @@ import { ApiError, getGame, identity, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
 import { glide, refuse, soundFor } from "./feedback.js";
 import { gameInfo, loadCatalog } from "./games.js";
+import { mountGhost } from "./ghost.js";
 import { HINT_BUTTON, HINT_LINE, HINT_PARTS, hintsOffered, renderHint, requestHint } from "./hint.js";
 import { escapeHtml } from "./html.js";
 import { attachInput } from "./input.js";
@@ -244,8 +245,10 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   window.arena = { state, link };
   render();
   link.open();
+  const leaveGhost = mountGhost(app, summary, state); // a ghost race: the ghost's panel (ghost.js)
 
   return () => {
+    leaveGhost();
     link.close();
     clearInterval(clock);
     document.removeEventListener("keydown", onKey);
