@@ -26,7 +26,7 @@ from engine.replay_views import ReplaySteps, replay_steps
 from engine.solver.review import Review, review
 
 from ..games.model import Refusal
-from ..games.record import GameLog, read_log
+from ..games.record import GameLog, practice_undo, read_log
 from ..games.service import GameService
 from ..store import StoredEvent
 from .public import public_game
@@ -64,7 +64,8 @@ class ReplayViews(Struct, frozen=True):
 def view_steps(log: GameLog) -> tuple[list[ViewStep], ReplaySteps]:
     """Every step's view with its server time (no search: cheap beside the review)."""
     created = log.created
-    replay = replay_steps(created.game, created.variant, created.seed, log.engine_events())
+    replay = replay_steps(created.game, created.variant, created.seed, log.engine_events(),
+                          practice_undo=practice_undo(created))
     assert not isinstance(replay, RuleError), replay  # the game dealt when it was created
     shown = log.shown.at_ms if log.shown is not None else None
     times = [shown, *(timed.ts_ms for timed in log.events)]

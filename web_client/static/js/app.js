@@ -60,6 +60,7 @@ function summaryItem(summary) {
     ?? summary.status;
   const time = summary.elapsed_ms == null ? "" : ` · ${formatTime(summary.elapsed_ms)}`;
   const variant = escapeHtml(presetTitle(summary.game, summary.variant));
+  const deal = summary.deal_number == null ? "" : ` · deal ${escapeHtml(summary.deal_number)}`;
   const kind = summary.kind && summary.kind !== "casual" ? `<span class="badge kind">${escapeHtml(summary.kind)}</span>` : "";
   // The server sends the seed exactly when the deal may be public: then the replay is too.
   const replay = summary.seed == null ? "" : `<a class="replay-link" href="replay.html?game=${encodeURIComponent(summary.id)}"
@@ -67,7 +68,7 @@ function summaryItem(summary) {
   return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${escapeHtml(summary.id)}">
     <strong>${escapeHtml(gameInfo(summary.game).title)}</strong> <span class="variant">${variant}</span>
     <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>${kind}
-    <span class="meta">${escapeHtml(summary.moves)} moves${time} · ${when}</span></a>${replay}</li>`;
+    <span class="meta">${escapeHtml(summary.moves)} moves${time}${deal} · ${when}</span></a>${replay}</li>`;
 }
 
 async function showStartPage(current) {

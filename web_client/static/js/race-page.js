@@ -10,10 +10,10 @@ import { renderProgress } from "./race-progress.js";
 import { raceTitle, timeText } from "./race-text.js";
 import { renderBoard, renderClock, renderStatus } from "./render.js";
 import { GameLink } from "./socket.js";
-import { ACTION_TYPES, canPlay, createState, legalAction } from "./state.js";
+import { ACTION_TYPES, actionOf, canPlay, createState, legalAction } from "./state.js";
 
-const ACTION_LABELS = { deal: "Deal", recycle: "Recycle", cast: "Cast", undo: "Undo", resign: "Resign" };
-const ACTION_KEYS = { d: "deal", r: "recycle", c: "cast", u: "undo" };
+const ACTION_LABELS = { deal: "Deal", recycle: "Recycle", cast: "Cast", undo: "Undo", finish: "Finish", resign: "Resign" };
+const ACTION_KEYS = { d: "deal", r: "recycle", c: "cast", u: "undo", f: "finish" };
 
 function boardSkeleton(container) {
   container.innerHTML = `
@@ -25,7 +25,8 @@ function boardSkeleton(container) {
           <span data-status="info"></span><span data-status="role" class="role"></span>
         </p>
         <div class="actions" role="toolbar" aria-label="Game actions">
-          ${ACTION_TYPES.map((type) => `<button type="button" data-action="${type}" hidden>${ACTION_LABELS[type]}</button>`).join("")}
+          ${ACTION_TYPES.map((type) => `<button type="button" data-action="${type}" aria-describedby="race-why-${type}" hidden>${ACTION_LABELS[type]}</button>
+            <span id="race-why-${type}" class="visually-hidden" data-why="${type}"></span>`).join("")}
         </div>
       </div>
       <div class="board" id="board" aria-label="My board"></div>
@@ -38,12 +39,16 @@ function boardSkeleton(container) {
 function mountMyBoard(container, gameId, ctx) {
   const parts = boardSkeleton(container);
   const state = createState(gameId);
-  const renderActions = () => {
+  const renderActions = () => { // as on the play page: the server's view.actions, with its reasons
     for (const button of parts.actions.querySelectorAll("[data-action]")) {
       const type = button.dataset.action;
-      const listed = legalAction(state.view, type) !== null;
-      button.hidden = !listed && type !== "resign";
-      button.disabled = !listed || !canPlay(state);
+      const action = actionOf(state.view, type);
+      button.hidden = action === null;
+      button.disabled = !action?.available || !canPlay(state);
+      const reason = action && !action.available ? action.reason : "";
+      if (reason) button.title = reason;
+      else button.removeAttribute("title");
+      parts.actions.querySelector(`[data-why="${type}"]`).textContent = reason ? `Not available: ${reason}` : "";
       button.textContent = type === "resign" && button.dataset.confirm ? "Really resign?" : ACTION_LABELS[type];
     }
   };
@@ -65,8 +70,8 @@ function mountMyBoard(container, gameId, ctx) {
   };
   attachInput(input, parts.board);
   const act = (type) => {
-    const intent = legalAction(state.view, type);
-    if (!canPlay(state) || !intent) return;
+    if (!canPlay(state) || !actionOf(state.view, type)?.available) return;
+    const intent = legalAction(state.view, type) ?? { type }; // finish: offered, never in legal
     const button = parts.actions.querySelector(`[data-action=${type}]`);
     if (type === "resign" && !button.dataset.confirm) { // a second press within 4 s confirms
       button.dataset.confirm = "1";
@@ -85,7 +90,7 @@ function mountMyBoard(container, gameId, ctx) {
     if (event.target.closest("input, select, textarea, dialog") || event.altKey || event.metaKey) return;
     const key = event.key.toLowerCase();
     const type = event.ctrlKey ? (key === "z" ? "undo" : null) : ACTION_KEYS[key];
-    if (type && legalAction(state.view, type)) {
+    if (type && actionOf(state.view, type)?.available) {
       event.preventDefault();
       act(type);
     }

@@ -7,7 +7,7 @@ import { boardGeometry } from "./layout.js";
 import { elapsedNow, isSource, legalAction, targetsOf } from "./state.js";
 
 const TOP_KINDS = ["stock", "waste", "foundation", "cleared"];
-const KIND_NAMES = { tableau: "pile", foundation: "foundation", stock: "stock", waste: "waste", cleared: "cleared runs" };
+const KIND_NAMES = { tableau: "pile", foundation: "foundation", stock: "stock", waste: "waste", cleared: "cleared run" };
 
 export function formatTime(ms) {
   const total = Math.floor(ms / 1000);
@@ -21,7 +21,7 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "pile 3, 2 face-down cards, Queen of hearts on top" — what a screen reader says for a pile. */
 export function pileLabel(pile, number, revealed = false) {
-  const name = pile.kind === "stock" || pile.kind === "waste" || pile.kind === "cleared"
+  const name = pile.kind === "stock" || pile.kind === "waste"
     ? KIND_NAMES[pile.kind] : `${KIND_NAMES[pile.kind] ?? pile.kind} ${number}`;
   const parts = [name];
   const total = pile.down + pile.cards.length;
@@ -106,7 +106,7 @@ function stackPile(el, pile, cw, ch, selection, canRecycle, revealed) {
     if (selection?.pile === pile.id && i === shown.length - 1) face.classList.add("selected");
     el.append(place(face, pile.kind === "waste" ? i * cw * 0.3 : 0, 0, i + 2));
   });
-  if (total > 1 || (pile.kind === "stock" && total)) {
+  if ((total > 1 && pile.kind !== "cleared") || (pile.kind === "stock" && total)) { // a cleared run is always whole
     const badge = document.createElement("span");
     badge.className = "count";
     badge.setAttribute("aria-hidden", "true");
@@ -221,14 +221,12 @@ export function renderStatus(el, state) {
     return;
   }
   const undos = view.undos ? `, ${plural(view.undos, "undo")}` : "";
-  const info = view.info ?? {};
-  const extras = Object.entries(info)
-    .filter(([, value]) => typeof value === "number" || typeof value === "string")
-    .map(([key, value]) => `${key.replaceAll("_", " ")}: ${value}`);
+  const extras = [...(view.notes ?? [])]; // the engine's own words for the game's state
   el.querySelector("[data-status=state]").textContent = STATUS_TEXT[view.status] ?? view.status;
   el.querySelector("[data-status=moves]").textContent = `${plural(view.moves, "move")}${undos}`;
   el.querySelector("[data-status=time]").textContent = formatTime(elapsedNow(state));
-  if (state.seed !== null && view.status !== "in_progress") extras.push(`deal number ${state.seed}`);
+  const dealNumber = state.dealNumber ?? (view.status !== "in_progress" ? state.seed : null);
+  if (dealNumber !== null) extras.push(`deal number ${dealNumber}`);
   el.querySelector("[data-status=info]").textContent = extras.join(" · ");
   el.querySelector("[data-status=role]").textContent = state.role === "spectator" ? "Watching" : "";
   el.dataset.state = view.status;
