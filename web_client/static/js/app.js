@@ -11,6 +11,7 @@ import { escapeHtml } from "./html.js";
 import { sentence, toast } from "./notice.js";
 import { openPlayPage } from "./play.js";
 import { formatTime } from "./render.js";
+import { mountSoundToggle } from "./sound.js";
 
 const app = document.getElementById("app");
 let leavePage = () => {};
@@ -19,8 +20,9 @@ export { toast };
 
 export function setConnection(status) {
   const el = document.getElementById("connection");
-  const text = { idle: "Not connected", connecting: "Connecting…", online: "Connected",
-    reconnecting: "Reconnecting…", failed: "Disconnected" }[status] ?? status;
+  // Only the play page holds a live connection: elsewhere ("idle") the indicator shows nothing at all.
+  const text = { idle: "", connecting: "Connecting…", online: "Connected",
+    reconnecting: "Offline — connecting…", failed: "Not connected to this game" }[status] ?? status;
   el.dataset.connection = status;
   el.querySelector(".text").textContent = text;
 }
@@ -157,6 +159,7 @@ async function route() {
 }
 
 installCardSprite();
+mountSoundToggle(); // the game pages' sound effects: the toggle stays in the top bar on every route
 window.addEventListener("hashchange", route);
 // After a sign-up, sign-in or sign-out the page is drawn again for the player it now is.
 mountAccount({ onChange: () => route() });

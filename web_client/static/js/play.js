@@ -4,12 +4,14 @@
 import { confirmAbandon } from "./abandon.js";
 import { ApiError, getGame, identity, playAgain, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
+import { glide, refuse, soundFor } from "./feedback.js";
 import { gameInfo, loadCatalog } from "./games.js";
 import { mountGhost } from "./ghost.js";
 import { HINT_BUTTON, HINT_LINE, HINT_PARTS, hintsOffered, renderHint, requestHint } from "./hint.js";
 import { escapeHtml } from "./html.js";
 import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
+import { howToPlay } from "./rules.js";
 import { GameLink } from "./socket.js";
 import { ACTION_TYPES, actionOf, canPlay, createState, legalAction } from "./state.js";
 
@@ -132,12 +134,13 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   if (!current()) return () => {}; // the player went elsewhere while the game loaded
   const game = gameInfo(summary.game);
   const parts = skeleton(app, game.title);
+  howToPlay(app.querySelector(".play"), summary.game);
   const state = createState(gameId);
   state.assisted = summary.assisted === true;
   const offered = hintsOffered(summary);
   let shownEnd = null;
   const render = () => {
-    renderBoard(parts.board, state);
+    glide(parts.board, () => renderBoard(parts.board, state));
     renderStatus(parts.status, state);
     renderActions(parts.actions, state);
     renderDeal(parts.deal, state);
@@ -149,18 +152,25 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
       render();
       const status = state.view?.status;
       const ended = status && status !== "in_progress" && state.role === "player";
+      soundFor(reason, null);
       if (ended && shownEnd !== `${status}:${state.version}` && reason !== "pending") {
         shownEnd = `${status}:${state.version}`;
+        soundFor(null, status);
         showEndDialog(state);
       }
     },
-    onNotice: (text, kind) => { toast(text, kind); announce(text); },
+    onNotice: (text, kind) => {
+      toast(text, kind);
+      announce(text);
+      if (kind === "error") refuse(parts.board);
+    },
     onConnection: setConnection,
   });
   const ctx = {
     state,
     render,
     announce,
+    refuse: (text) => { announce(text); refuse(parts.board, text); },
     send: (intent) => {
       if (!link.sendMove(intent)) announce("Wait: the last move is still on its way.");
     },

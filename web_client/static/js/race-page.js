@@ -3,6 +3,7 @@
 // signal, when the race view first carries its id (the server refuses it before then anyway).
 
 import { socketUrl } from "./api.js";
+import { glide, refuse } from "./feedback.js";
 import { attachInput } from "./input.js";
 import { serverNow } from "./race-link.js";
 import { renderProgress } from "./race-progress.js";
@@ -52,7 +53,7 @@ function mountMyBoard(container, gameId, ctx) {
     }
   };
   const render = () => {
-    renderBoard(parts.board, state);
+    glide(parts.board, () => renderBoard(parts.board, state));
     renderStatus(parts.status, state);
     renderActions();
   };
@@ -64,6 +65,7 @@ function mountMyBoard(container, gameId, ctx) {
   });
   const input = {
     state, render, announce: ctx.announce,
+    refuse: (text) => { ctx.announce(text); refuse(parts.board, text); },
     send: (intent) => { if (!link.sendMove(intent)) ctx.announce("Wait: the last move is still on its way."); },
   };
   attachInput(input, parts.board);

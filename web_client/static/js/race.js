@@ -23,8 +23,9 @@ let routeCount = 0;
 
 function setConnection(status) {
   const el = document.getElementById("connection");
-  const text = { idle: "Not connected", connecting: "Connecting…", online: "Connected",
-    reconnecting: "Reconnecting…", failed: "Disconnected" }[status] ?? status;
+  // As on the play page: nothing shown without a live connection; a lost one is news, not an alarm.
+  const text = { idle: "", connecting: "Connecting…", online: "Connected",
+    reconnecting: "Offline — connecting…", failed: "Not connected to this race" }[status] ?? status;
   el.dataset.connection = status;
   el.querySelector(".text").textContent = text;
 }

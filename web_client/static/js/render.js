@@ -3,6 +3,7 @@
 // The same renderer draws a revealed deal (every card face up, the stock's cards in order).
 
 import { backElement, cardLabel, faceElement } from "./cards.js";
+import { boardGeometry } from "./layout.js";
 import { elapsedNow, isSource, legalAction, targetsOf } from "./state.js";
 
 const TOP_KINDS = ["stock", "waste", "foundation", "cleared"];
@@ -38,13 +39,6 @@ export function pileLabel(pile, number, revealed = false) {
   }
   if (pile.kind !== "tableau") parts.push(plural(total, "card"));
   return parts.join(", ");
-}
-
-/** Card width from the number of columns the widest row needs and the board's width. */
-function cardWidth(boardWidth, columns) {
-  const gap = 0.16;
-  const width = boardWidth / (columns + (columns + 1) * gap);
-  return Math.max(34, Math.min(104, Math.floor(width)));
 }
 
 function pileElement(pile, number, state, targets, revealed) {
@@ -175,12 +169,7 @@ export function renderBoard(board, state, { revealed = false, unseen = null } = 
     .sort((a, b) => TOP_KINDS.indexOf(a.kind) - TOP_KINDS.indexOf(b.kind));
   const tableau = view.piles.filter((p) => p.kind === "tableau");
   const others = view.piles.filter((p) => p.kind !== "tableau" && !TOP_KINDS.includes(p.kind));
-  const columns = Math.max(tableau.length, top.length + others.length + 1, 4);
-  const cw = cardWidth(board.clientWidth || window.innerWidth, columns);
-  const ch = Math.round(cw * 1.4);
-  board.style.setProperty("--cw", `${cw}px`);
-  board.style.setProperty("--ch", `${ch}px`);
-  board.style.setProperty("--table-w", `${Math.ceil(columns * cw * 1.16 + cw * 0.16 + 24)}px`);
+  const { cw, ch } = boardGeometry(board, tableau.length, top.length + others.length + 1);
   const targets = state.role === "player" && !revealed ? targetsOf(view, state.selection) : new Set();
   const numbers = {};
   const numberOf = (pile) => (numbers[pile.kind] = (numbers[pile.kind] ?? 0) + 1);
@@ -188,14 +177,15 @@ export function renderBoard(board, state, { revealed = false, unseen = null } = 
   if (top.length + others.length) {
     const row = document.createElement("div");
     row.className = "row top-row";
+    // Foundations and cleared runs as one group at the right: on a phone it wraps below as a whole.
+    const group = document.createElement("div");
+    group.className = "pile-group right-side";
     for (const pile of [...top, ...others]) {
       const el = pileElement(pile, numberOf(pile), state, targets, revealed);
-      const rightSide = pile.kind === "foundation" || pile.kind === "cleared";
-      if (rightSide && !row.querySelector(".right-side")) el.classList.add("right-side", "first-right");
-      else if (rightSide) el.classList.add("right-side");
       stackPile(el, pile, cw, ch, state.selection, legalAction(view, "recycle") !== null, revealed);
-      row.append(el);
+      (pile.kind === "foundation" || pile.kind === "cleared" ? group : row).append(el);
     }
+    if (group.childElementCount) row.append(group);
     board.append(row);
     const stock = top.find((p) => p.kind === "stock");
     if (stock?.cards.length) board.append(revealed ? stockTray(stock) : luckTray(stock, state));
