@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -212,14 +213,25 @@ class ServeProcess:
             self.process.stdout.close()
 
 
+def post_until_served(http: httpx.Client, path: str, **kwargs) -> httpx.Response:
+    """A set-up request, sent again after its Retry-After while the server says 503 (a starved pool on a
+    loaded machine may refuse even these, as it should); anything else but success is raised."""
+    for _ in range(50):
+        response = http.post(path, **kwargs)
+        if response.status_code != 503:
+            return response.raise_for_status()
+        time.sleep(min(float(response.headers.get("retry-after", 1)), 1.0))
+    return response.raise_for_status()
+
+
 def guests_with_games(base_url: str, games: int) -> list[tuple[str, str]]:
     """`games` guests, each with a fresh game: (game id, owner token)."""
     targets = []
     with httpx.Client(base_url=base_url, timeout=60) as http:
         for _ in range(games):
-            token = http.post("/api/players/guest").raise_for_status().json()["token"]
+            token = post_until_served(http, "/api/players/guest").json()["token"]
             body = {"game": "wish", "variant": {"mode": "open"}, "seed": len(targets) + 1}
-            game = http.post("/api/games", json=body, headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+            game = post_until_served(http, "/api/games", json=body, headers={"Authorization": f"Bearer {token}"})
             targets.append((game.json()["id"], token))
     return targets
 

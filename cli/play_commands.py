@@ -19,12 +19,13 @@ Commands:
   deal | recycle | cast    deal from the stock, turn the waste over, cast a spell
   luck CARD DST        play card id CARD out of the stock onto DST (a luck pick)
   undo | resign        take back the last move (where the game has undo), give the game up
+  finish               play the rest in one go, once it needs no choice (each move logged)
   hint                 the next move of a winning line (practice games only: the game is then assisted)
   show                 draw the board again (an empty line does too)
   help                 this text
   quit                 leave; the game stays on the server (arena play --resume GAME_ID)"""
 
-NO_FIELDS = ("deal", "recycle", "cast", "undo", "resign")
+NO_FIELDS = ("deal", "recycle", "cast", "undo", "resign", "finish")
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "h", "?")
 SHOW_WORDS = ("show", "look", "")

@@ -106,7 +106,8 @@ def status_line(view: dict[str, Any], version: int, elapsed_ms: int | None, styl
     ]
     if view.get("undos"):
         parts.insert(2, f"undos {view['undos']}")
-    return style.dot().join(parts + info_text(view.get("info", {})))
+    notes = list(view.get("notes") or ())  # the engine's own words; older servers send only `info`
+    return style.dot().join(parts + (notes or info_text(view.get("info", {}))))
 
 
 def title_line(view: dict[str, Any], game_id: str, role: str = "player", title: str | None = None) -> str:

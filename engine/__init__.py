@@ -6,7 +6,10 @@ Decider shape: ``initial_state(game, variant, seed)``, ``decide(intent, state) -
 
 from .cards import Card
 from .catalog import Catalog, GameEntry, catalog
-from .decider import decide, evolve, hidden_cards, initial_state, is_over, legal_moves, play, player_view
+from .decider import (
+    actions, decide, evolve, hidden_cards, initial_state, is_over, legal_moves, may_undo, play, player_view,
+    undo_assisted,
+)
 from .errors import RuleError
 from .events import AnyEvent
 from .intents import AnyIntent
@@ -19,5 +22,6 @@ __all__ = [
     "ABANDONED", "IN_PROGRESS", "LOST", "WON", "AnyEvent", "AnyIntent", "Card", "Catalog", "GameEntry",
     "GameState", "PileView", "PlayerView", "ReplayResult", "RuleError", "catalog", "decide", "evolve", "fold",
     "game_ids", "hidden_cards", "initial_state", "intent_of", "is_over", "legal_moves", "play", "player_view",
-    "register", "replay", "replay_events", "revealed_view", "rules_for", "unregister",
+    "register", "replay", "replay_events", "revealed_view", "rules_for", "unregister", "actions", "may_undo",
+    "undo_assisted",
 ]

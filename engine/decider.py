@@ -3,8 +3,13 @@
 This module holds the life cycle every game shares (finished games, resign, undo, counting moves,
 status after each move) and hands the game's own rules to its module.
 
-A lost game stays lost: it takes an undo where the game has one (Spider), never a resign, which
-would rewrite the result to "abandoned".
+A lost game stays lost: it takes an undo where the game has one (Spider, or any game in practice
+play), never a resign, which would rewrite the result to "abandoned".
+
+Undo is allowed where the game's rules have it, or where the state says `practice_undo` (whoever
+starts the game decides: casual and practice play, never ranked). Finish plays the rest of a game
+whose rules say it needs no choice: each of its moves is decided here like any other and becomes
+its own event, so a log of a finished game is a log of ordinary moves.
 """
 
 from __future__ import annotations
@@ -13,15 +18,17 @@ from typing import Any
 
 import msgspec
 
-from .errors import GAME_OVER, NOT_SUPPORTED, NOTHING_TO_UNDO, RuleError, rule_error
+from .errors import GAME_OVER, NOT_SUPPORTED, NOTHING_TO_FINISH, NOTHING_TO_UNDO, RuleError, rule_error
 from .events import AnyEvent, GameResigned, MoveUndone
-from .intents import AnyIntent, ResignIntent, UndoIntent
+from .intents import AnyIntent, CastIntent, DealIntent, FinishIntent, RecycleIntent, ResignIntent, UndoIntent
 from .registry import rules_for
 from .rules import GameRules
-from .state import ABANDONED, FINISHED, IN_PROGRESS, LOST, WON, GameState, PlayerView
+from .state import ABANDONED, FINISHED, IN_PROGRESS, LOST, WON, ActionView, GameState, PlayerView
 
 
-def initial_state(game: str, variant: dict[str, Any] | None, seed: int) -> GameState | RuleError:
+def initial_state(
+    game: str, variant: dict[str, Any] | None, seed: int, *, practice_undo: bool = False
+) -> GameState | RuleError:
     rules = rules_for(game)
     if isinstance(rules, RuleError):
         return rules
@@ -31,7 +38,7 @@ def initial_state(game: str, variant: dict[str, Any] | None, seed: int) -> GameS
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         return rule_error("bad_seed", f"seed must be an integer from 0 to 2**64-1, not {seed!r}")
     board = rules.deal(parsed, seed)
-    return GameState(game, parsed, seed, board, status=rules.outcome(board, parsed))
+    return GameState(game, parsed, seed, board, status=rules.outcome(board, parsed), practice_undo=practice_undo)
 
 
 def _rules(state: GameState) -> GameRules:
@@ -40,25 +47,58 @@ def _rules(state: GameState) -> GameRules:
     return rules
 
 
+def may_undo(state: GameState) -> bool:
+    """Undo is part of this game: its rules have it, or it is played with practice undo."""
+    return state.practice_undo or _rules(state).has_undo
+
+
+def undo_assisted(state: GameState) -> bool:
+    """An undo was taken that the game's own rules do not have: the game was played assisted."""
+    return state.undos > 0 and not _rules(state).has_undo
+
+
 def decide(intent: AnyIntent, state: GameState) -> list[AnyEvent] | RuleError:
     rules = _rules(state)
     if state.status in FINISHED:
-        return rule_error(GAME_OVER, f"the game is {state.status}; no further move is accepted")
+        return rule_error(GAME_OVER, f"the game is {_WORDS[state.status]}: no further move is accepted")
     if isinstance(intent, ResignIntent):
         if state.status == LOST:
-            hint = " (undo is still possible)" if rules.has_undo and state.history else ""
+            hint = " (undo is still possible)" if may_undo(state) and state.history else ""
             return rule_error(GAME_OVER, f"the game is lost and stays lost: there is nothing to resign{hint}")
         return [GameResigned()]
     if isinstance(intent, UndoIntent):
-        if not rules.has_undo:
-            return rule_error(NOT_SUPPORTED, f"{rules.title} has no undo")
+        if not may_undo(state):
+            return rule_error(NOT_SUPPORTED, f"{rules.title} has no undo in ranked and race play")
         if not state.history:
             return rule_error(NOTHING_TO_UNDO, "nothing to undo: no move has been made")
         return [MoveUndone()]
     if state.status == LOST:
-        hint = " (undo is still possible)" if rules.has_undo else ""
+        hint = " (undo is still possible)" if may_undo(state) and state.history else ""
         return rule_error(GAME_OVER, f"the game is lost: no legal move remains{hint}")
+    if isinstance(intent, FinishIntent):
+        return _finish(rules, state)
     return rules.decide(intent, state)
+
+
+_WORDS = {WON: "won", ABANDONED: "resigned"}
+
+
+def _finish(rules: GameRules, state: GameState) -> list[AnyEvent] | RuleError:
+    """Every move of the game's finishing line, each decided on the state the ones before made."""
+    line = rules.finish_line(state.board, state.variant)
+    if line is None:
+        return rule_error(NOTHING_TO_FINISH, f"the rest still needs choices: {rules.finish_rule}")
+    events: list[AnyEvent] = []
+    for intent in line:
+        decided = rules.decide(intent, state)
+        if isinstance(decided, RuleError):  # a finishing line the rules refuse is the engine's bug
+            raise AssertionError(f"{rules.game_id}: finishing move {intent!r} refused: {decided.message}")
+        for event in decided:
+            events.append(event)
+            state = evolve(state, event)
+    if state.status != WON:
+        raise AssertionError(f"{rules.game_id}: the finishing line ends {state.status}, not won")
+    return events
 
 
 def evolve(state: GameState, event: AnyEvent) -> GameState:
@@ -79,7 +119,7 @@ def evolve(state: GameState, event: AnyEvent) -> GameState:
     return msgspec.structs.replace(
         state,
         board=board,
-        history=state.history + (state.board,) if rules.has_undo else (),
+        history=state.history + (state.board,) if state.practice_undo or rules.has_undo else (),
         moves=state.moves + 1,
         status=rules.outcome(board, state.variant),
     )
@@ -95,7 +135,7 @@ def play(intent: AnyIntent, state: GameState) -> tuple[GameState, list[AnyEvent]
     return state, events
 
 
-_UNDO, _RESIGN = UndoIntent(), ResignIntent()
+_UNDO, _RESIGN, _FINISH = UndoIntent(), ResignIntent(), FinishIntent()
 
 
 def legal_moves(state: GameState) -> list[AnyIntent]:
@@ -108,11 +148,42 @@ def legal_moves(state: GameState) -> list[AnyIntent]:
         return []
     rules = _rules(state)
     moves = list(rules.legal_moves(state)) if state.status == IN_PROGRESS else []
-    if rules.has_undo and state.history:
+    if may_undo(state) and state.history:
         moves.append(_UNDO)
     if state.status == IN_PROGRESS:
         moves.append(_RESIGN)
     return moves
+
+
+_ACTION_INTENTS = {"deal": DealIntent(), "recycle": RecycleIntent(), "cast": CastIntent()}
+
+
+def actions(state: GameState) -> tuple[ActionView, ...]:
+    """The game's buttons now: its own actions, undo where the game has one, finish, resign; each
+    available or with the engine's refusal as its reason. Finish is not in `legal`: it is many moves."""
+    rules = _rules(state)
+    asked: list[tuple[str, AnyIntent]] = [(name, _ACTION_INTENTS[name]) for name in rules.actions]
+    if may_undo(state):
+        asked.append(("undo", _UNDO))
+    asked += [("finish", _FINISH), ("resign", _RESIGN)]
+    views = []
+    for name, intent in asked:
+        refusal = _refusal(rules, intent, state)
+        if refusal is None:
+            views.append(ActionView(name, True))
+        else:
+            views.append(ActionView(name, False, refusal.code, refusal.message))
+    return tuple(views)
+
+
+def _refusal(rules: GameRules, intent: AnyIntent, state: GameState) -> RuleError | None:
+    if isinstance(intent, FinishIntent) and state.status == IN_PROGRESS:
+        # Only whether a line exists: the view must not play the whole line out on every look.
+        if rules.finish_line(state.board, state.variant) is None:
+            return rule_error(NOTHING_TO_FINISH, f"the rest still needs choices: {rules.finish_rule}")
+        return None
+    decided = decide(intent, state)
+    return decided if isinstance(decided, RuleError) else None
 
 
 def player_view(state: GameState) -> PlayerView:
@@ -126,6 +197,8 @@ def player_view(state: GameState) -> PlayerView:
         piles=rules.piles(state),
         legal=tuple(legal_moves(state)),
         info=rules.info(state),
+        actions=actions(state),
+        notes=rules.notes(state),
     )
 
 
@@ -138,9 +211,10 @@ def hidden_cards(state: GameState) -> frozenset[int]:
 
 def is_over(state: GameState) -> bool:
     """No further action of any kind: won, abandoned, or lost with nothing left (not even an undo).
-    A lost Spider game with moves to undo is not over: an undo brings it back into play."""
+    A lost Spider game (or a lost game in practice play) with moves to undo is not over: an undo
+    brings it back into play."""
     if state.status in FINISHED:
         return True
-    return state.status == LOST and not (_rules(state).has_undo and state.history)
+    return state.status == LOST and not (may_undo(state) and state.history)
 
 

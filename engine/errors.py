@@ -22,3 +22,4 @@ ILLEGAL_MOVE = "illegal_move"
 GAME_OVER = "game_over"
 NOT_SUPPORTED = "not_supported"
 NOTHING_TO_UNDO = "nothing_to_undo"
+NOTHING_TO_FINISH = "nothing_to_finish"  # finish asked while the rest of the game still needs choices

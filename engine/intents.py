@@ -51,7 +51,12 @@ class LuckIntent(Intent, tag="luck"):
 
 
 class UndoIntent(Intent, tag="undo"):
-    """Take back the last move (Spider)."""
+    """Take back the last move (Spider; any game in casual or practice play)."""
+
+
+class FinishIntent(Intent, tag="finish"):
+    """Play the rest of the game in one go, once it needs no choice (each move decided and logged as
+    if asked for one by one; the game's rules say when the rest needs no choice)."""
 
 
 class ResignIntent(Intent, tag="resign"):
@@ -59,5 +64,6 @@ class ResignIntent(Intent, tag="resign"):
 
 
 AnyIntent = Union[
-    PairIntent, MoveIntent, DealIntent, RecycleIntent, CastIntent, LuckIntent, UndoIntent, ResignIntent
+    PairIntent, MoveIntent, DealIntent, RecycleIntent, CastIntent, LuckIntent, UndoIntent, ResignIntent,
+    FinishIntent,
 ]

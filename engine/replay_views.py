@@ -42,9 +42,10 @@ class ReplaySteps(Struct, frozen=True):
 
 
 def replay_steps(game: str, variant: dict[str, Any] | None, seed: int,
-                 events: Sequence[ev.AnyEvent]) -> ReplaySteps | RuleError:
-    """The deal and the position after each event, with the states they show."""
-    state = initial_state(game, variant, seed)
+                 events: Sequence[ev.AnyEvent], *, practice_undo: bool = False) -> ReplaySteps | RuleError:
+    """The deal and the position after each event, with the states they show. `practice_undo` as the
+    game was dealt with (its undos are in the log and fold like any other)."""
+    state = initial_state(game, variant, seed, practice_undo=practice_undo)
     if isinstance(state, RuleError):
         return state
     states = [state]

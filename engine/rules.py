@@ -67,6 +67,21 @@ class GameRules:
         """Extra facts the player may see (deals left, an open cast, ...)."""
         return {}
 
+    def notes(self, state: GameState) -> tuple[str, ...]:
+        """The status in players' words, one short phrase each ("2 deals left"): what a status line
+        shows instead of the raw `info` keys."""
+        return ()
+
+    # Finishing: the rest of the game played in one go, once it needs no choice -------------
+
+    # When the rest needs no choice, in players' words (the reason a Finish button is greyed out).
+    finish_rule: ClassVar[str] = "this game never finishes by itself"
+
+    def finish_line(self, board: Any, variant: Any) -> list[AnyIntent] | None:
+        """The moves that win from here when the rest needs no choice (any order would win), else
+        None. Called on an unfinished game; it must be cheap to refuse, as every view asks."""
+        return None
+
     def hidden_cards(self, board: Any) -> frozenset[int]:
         """Ids of the cards the player may not see now (face down, or in the undealt stock)."""
         raise NotImplementedError

@@ -16,8 +16,10 @@ FINISHED = frozenset({WON, ABANDONED})  # no further action of any kind; LOST ma
 class GameState(Struct, frozen=True):
     """A game in play. `board` and `variant` are the game's own structs.
 
-    `history` holds the boards before each move of the current line, and only for games with undo
-    (Spider); `moves` counts the moves of the current line, `undos` the undos taken.
+    `history` holds the boards before each move of the current line, and only where undo is allowed
+    (a game whose rules have undo, like Spider, or any game with `practice_undo`); `moves` counts the
+    moves of the current line, `undos` the undos taken. `practice_undo`: the game may undo although
+    its rules have none (casual and practice play, chosen by whoever starts the game; never ranked).
     """
 
     game: str
@@ -28,6 +30,7 @@ class GameState(Struct, frozen=True):
     moves: int = 0
     undos: int = 0
     history: tuple[Any, ...] = ()
+    practice_undo: bool = False
 
 
 class PileView(Struct, frozen=True):
@@ -37,6 +40,17 @@ class PileView(Struct, frozen=True):
     kind: str  # tableau, foundation, stock, waste, cleared
     down: int
     cards: tuple[Card, ...]
+
+
+class ActionView(Struct, frozen=True):
+    """A button's worth of truth: whether an argument-free action is accepted now, and if not why
+    (the engine's own refusal, code and message), so a client greys it out with the reason and
+    decides nothing itself."""
+
+    type: str  # deal, recycle, cast, undo, finish, resign
+    available: bool
+    code: str = ""
+    reason: str = ""
 
 
 class PlayerView(Struct, frozen=True):
@@ -50,3 +64,5 @@ class PlayerView(Struct, frozen=True):
     piles: tuple[PileView, ...]
     legal: tuple[AnyIntent, ...]
     info: dict[str, Any] = {}
+    actions: tuple[ActionView, ...] = ()  # every button the game has now, available or with its reason
+    notes: tuple[str, ...] = ()  # the status in players' words ("2 deals left", "Cast ready"...)

@@ -12,6 +12,7 @@ from typing import Any
 from msgspec import Struct
 
 from ..cards import Card
+from ..finishing import pairs_line
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, PairRemoved
 from ..intents import AnyIntent, PairIntent
@@ -91,6 +92,15 @@ class PairingRules(GameRules):
 
     def info(self, state: GameState) -> dict[str, Any]:
         return {"cards_left": sum(len(pile) for pile in state.board.piles)}
+
+    def notes(self, state: GameState) -> tuple[str, ...]:
+        left = sum(len(pile) for pile in state.board.piles)
+        return (f"{left} card{'' if left == 1 else 's'} left",)
+
+    finish_rule = "Finish comes once every pile left holds a single card"
+
+    def finish_line(self, board: PairsBoard, variant: Any) -> list[AnyIntent] | None:
+        return pairs_line(board.piles)
 
     def hidden_cards(self, board: PairsBoard) -> frozenset[int]:
         return frozenset(card.id for pile in board.piles for card in pile.cards[: pile.down])

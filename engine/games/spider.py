@@ -14,6 +14,7 @@ from typing import Annotated, Any, Iterator, Literal
 from msgspec import Meta, Struct
 
 from ..cards import ACE, KING, Card, spider_deck
+from ..finishing import merge_runs_line
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, CardsMoved, StockDealt
 from ..intents import AnyIntent, DealIntent, MoveIntent
@@ -203,6 +204,16 @@ def any_move_left(board: SpiderBoard) -> bool:
     return next(legal_tableau_moves(board), None) is not None
 
 
+def cleared_piles(board: SpiderBoard) -> tuple[PileView, ...]:
+    """One pile per cleared run, "c0" for the first, laid as a player stacks it: turned over, the
+    Ace at the bottom and the King on top (the board keeps each run as it lay, King first)."""
+    runs = board.cleared
+    return tuple(
+        PileView(f"c{k}", "cleared", 0, tuple(reversed(runs[k * RUN_LENGTH : (k + 1) * RUN_LENGTH])))
+        for k in range(board.cleared_runs)
+    )
+
+
 # Every tableau move as one shared, immutable intent: the legal list reuses them instead of
 # building a few dozen new ones for each view.
 _MOVE_INTENTS = {
@@ -291,12 +302,28 @@ class SpiderRules(GameRules):
         board: SpiderBoard = state.board
         views = [PileView(COLUMN_NAMES[i], "tableau", pile.down, pile.face_up) for i, pile in enumerate(board.columns)]
         views.append(PileView("stock", "stock", len(board.stock), ()))
-        views.append(PileView("cleared", "cleared", 0, board.cleared))
-        return tuple(views)
+        return tuple(views) + cleared_piles(board)
 
     def info(self, state: GameState) -> dict[str, Any]:
         board: SpiderBoard = state.board
         return {"deals_left": len(board.stock) // DEAL_SIZE, "cleared_runs": board.cleared_runs}
+
+    def notes(self, state: GameState) -> tuple[str, ...]:
+        board: SpiderBoard = state.board
+        deals, runs = len(board.stock) // DEAL_SIZE, board.cleared_runs
+        return (
+            "no deal left" if not deals else f"{deals} deal{'' if deals == 1 else 's'} left",
+            f"{runs} of {RUNS_TO_WIN} runs cleared",
+        )
+
+    finish_rule = (
+        "Finish comes once the stock is dealt, no card is face down and every column is a single run of one suit"
+    )
+
+    def finish_line(self, board: SpiderBoard, variant: Any) -> list[AnyIntent] | None:
+        if board.stock:
+            return None
+        return merge_runs_line(board.columns, COLUMN_NAMES)
 
     def hidden_cards(self, board: SpiderBoard) -> frozenset[int]:
         down = (card.id for pile in board.columns for card in pile.cards[: pile.down])
@@ -305,8 +332,7 @@ class SpiderRules(GameRules):
     def revealed_piles(self, board: SpiderBoard) -> tuple[PileView, ...]:
         views = [PileView(COLUMN_NAMES[i], "tableau", 0, pile.cards) for i, pile in enumerate(board.columns)]
         views.append(PileView("stock", "stock", 0, tuple(reversed(board.stock))))  # stock[0] deals first
-        views.append(PileView("cleared", "cleared", 0, board.cleared))
-        return tuple(views)
+        return tuple(views) + cleared_piles(board)
 
 
 RULES = SpiderRules()

@@ -13,6 +13,7 @@ from typing import Any
 from msgspec import Struct
 
 from ..cards import ACE, KING, Card, standard_deck
+from ..finishing import merge_runs_line
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, CardsMoved
 from ..intents import AnyIntent, MoveIntent
@@ -137,6 +138,15 @@ class WadingPoolRules(GameRules):
 
     def info(self, state: GameState) -> dict[str, Any]:
         return {"complete_suits": complete_suits(state.board.piles)}
+
+    def notes(self, state: GameState) -> tuple[str, ...]:
+        done = complete_suits(state.board.piles)
+        return (f"{done} of 4 suits complete",)
+
+    finish_rule = "Finish comes once every pile is a single run of one suit, King or not at its foot"
+
+    def finish_line(self, board: WadingPoolBoard, variant: Any) -> list[AnyIntent] | None:
+        return merge_runs_line(board.piles, PILE_NAMES)
 
     def hidden_cards(self, board: WadingPoolBoard) -> frozenset[int]:
         return frozenset()  # every card is dealt face up and stays face up

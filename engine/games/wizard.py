@@ -28,6 +28,7 @@ from .wizard_moves import (
     fits_tableau, is_run, plays,
 )
 from .wizard_search import play_reachable
+from .wizard_status import FINISH_RULE, finishing_line, status_notes
 
 
 class WizardVariant(Struct, frozen=True, forbid_unknown_fields=True):
@@ -153,6 +154,14 @@ class WizardRules(GameRules):
             "stock_count": len(board.stock),
             "foundation_count": sum(len(slot) for slot in board.foundations),
         }
+
+    def notes(self, state: GameState) -> tuple[str, ...]:
+        return status_notes(state.board, state.variant.redeals)
+
+    finish_rule = FINISH_RULE
+
+    def finish_line(self, board: WizardBoard, variant: WizardVariant) -> list[AnyIntent] | None:
+        return finishing_line(board)
 
     def hidden_cards(self, board: WizardBoard) -> frozenset[int]:
         hidden = {card.id for pile in board.tableau for card in pile.cards[: pile.down]}

@@ -23,7 +23,8 @@ HINT_GIVEN = "hint_given"
 DEAL_VERSION = 1  # the shuffle that deals every game today (docs/rules/deal.md); recorded per game
 
 # What a game is for. casual: a fresh random deal; practice: a chosen deal, or a finished daily or race
-# deal played again; daily: a ranked or guest attempt at a daily challenge; race: a racer's game.
+# deal played again (a ghost race too: links.ghost); daily: a ranked or guest attempt at a daily
+# challenge; race: a racer's game.
 Kind = Literal["casual", "practice", "daily", "race"]
 CASUAL: Kind = "casual"
 PRACTICE: Kind = "practice"
@@ -35,10 +36,12 @@ CASUAL_KINDS: frozenset[str] = frozenset({CASUAL, PRACTICE})
 
 
 class GameLinks(Struct, frozen=True, omit_defaults=True):
-    """What a game belongs to: a daily challenge's key, a race's id."""
+    """What a game belongs to: a daily challenge's key, a race's id; for a ghost race (practice on a
+    revealed daily's deal), the game whose replay runs beside it."""
 
     challenge: str | None = None
     race: str | None = None
+    ghost: str | None = None
 
 
 class GameCreated(Struct, frozen=True, tag=GAME_CREATED, tag_field="type"):

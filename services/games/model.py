@@ -42,13 +42,16 @@ class GameSummary(Struct, frozen=True):
     moves: int
     created_at_ms: int
     seed: int | None  # None until the game has ended: the seed would reveal the deal
-    elapsed_ms: int | None  # server-measured play time: from the deal first shown to the winning move
+    elapsed_ms: int | None  # server-measured play time: from the deal first shown to the end of play
     kind: str = "casual"  # casual | practice | daily | race
     chosen_deal: bool = False  # the player named the deal (practice, never ranked)
-    finished_at_ms: int | None = None  # the server's time of the game's last entry, once it is over
+    finished_at_ms: int | None = None  # when play stopped (won, lost, abandoned); cleared by an undo out of a loss
     challenge: str | None = None  # the daily challenge it belongs to (an attempt, or practice on its deal)
     ranked: bool = False
-    assisted: bool = False  # a hint was taken (practice games only): never ranked, marked for good
+    assisted: bool = False  # a hint or an undo beyond the game's own rules was taken: marked for good
+    ghost: str | None = None  # a ghost race: the game whose replay it races (links.ghost of its log)
+    deal_number: int | None = None  # the deal's number once the player may know it (casual play: at once)
+    practice_undo: bool = False  # undo is allowed beyond the game's own rules (casual and practice play)
 
 
 class Snapshot(Struct, frozen=True):
@@ -60,6 +63,7 @@ class Snapshot(Struct, frozen=True):
     elapsed_ms: int | None
     seed: int | None = None
     deal: PlayerView | None = None  # the deal as dealt, every card face up (engine.revealed_view); once ended
+    deal_number: int | None = None  # the deal's number as soon as the player may know it (see GameSummary)
 
 
 class Refusal(Struct, frozen=True):

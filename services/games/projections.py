@@ -17,7 +17,7 @@ from engine import GameState
 
 from ..store import EventStore
 from ..store.keys import LOG_KEY_PATTERN, game_id_of_log_key, meta_key, player_games_key
-from .record import BadLog, GameLog, read_log
+from .record import BadLog, GameLog, read_log, start_state, stopped_at
 
 META_FIELDS = ("player_id", "game", "kind", "status", "created_at_ms", "shown_at_ms", "finished_at_ms", "assisted")
 
@@ -25,7 +25,7 @@ META_FIELDS = ("player_id", "game", "kind", "status", "created_at_ms", "shown_at
 def final_state(log: GameLog) -> GameState:
     """The game's state after its log: its deal folded with its events by the engine."""
     created = log.created
-    start = engine.initial_state(created.game, created.variant, created.seed)
+    start = start_state(created)
     if isinstance(start, RuleError):
         raise ValueError(f"the creation no longer deals: {start.message}")
     return engine.fold(start, log.engine_events())
@@ -43,9 +43,10 @@ def meta_of(log: GameLog, state: GameState) -> dict[str, Any]:
     }
     if log.shown is not None:
         meta["shown_at_ms"] = log.shown.at_ms
-    if engine.is_over(state) and log.events:
-        meta["finished_at_ms"] = log.events[-1].ts_ms
-    if log.assisted:
+    stopped = stopped_at(log, state)
+    if stopped is not None:
+        meta["finished_at_ms"] = stopped
+    if log.assisted or engine.undo_assisted(state):
         meta["assisted"] = 1  # only ever set: a hint marks the game for good
     return meta
 

@@ -13,11 +13,24 @@ from collections.abc import Sequence
 
 from msgspec import Struct
 
-from engine import AnyEvent
+import engine
+from engine import AnyEvent, GameState, RuleError
 
 from ..store import StoredEvent
 from . import codec
-from .entries import PRACTICE, GameCreated, GameShown, HintGiven
+from .entries import CASUAL_KINDS, PRACTICE, GameCreated, GameShown, HintGiven
+
+
+def practice_undo(created: GameCreated) -> bool:
+    """Casual and practice games may undo in every game (marked assisted where the game's own rules
+    have no undo); dailies and races follow the rules as written. The game's kind says which, so
+    every reader of a log (rebuild, projections, validator, replay) deals it the same way."""
+    return created.kind in CASUAL_KINDS
+
+
+def start_state(created: GameCreated) -> GameState | RuleError:
+    """The engine state a game's log starts from: its deal, with the undo its kind allows."""
+    return engine.initial_state(created.game, created.variant, created.seed, practice_undo=practice_undo(created))
 
 
 class BadLog(ValueError):
@@ -44,7 +57,8 @@ class GameLog(Struct, frozen=True):
 
     @property
     def assisted(self) -> bool:
-        """A hint was taken: the game is marked assisted for good."""
+        """A hint was taken: the game is marked assisted for good (so is a practice undo in a game
+        without undo of its own: engine.undo_assisted, read from the state)."""
         return bool(self.hints)
 
     @property
@@ -54,6 +68,24 @@ class GameLog(Struct, frozen=True):
 
     def engine_events(self) -> list[AnyEvent]:
         return [timed.event for timed in self.events]
+
+
+def settled(state: GameState) -> bool:
+    """Whether the game's end is told to those who hear ends (validator, retention, contests): when it
+    is over, or lost in casual or practice play, where only a practice undo could reopen it (a later
+    end is then told again). A lost Spider daily that may still undo is not settled: play goes on."""
+    return engine.is_over(state) or (state.status == engine.LOST and state.practice_undo)
+
+
+def stopped_at(log: GameLog, state: GameState) -> int | None:
+    """When the game's clock stopped, from the log alone: the time of the entry that made it won,
+    lost or abandoned (a lost game that may still undo has stopped too, until an undo takes it back
+    into play), or its first look when the deal was lost as dealt; None while it is in progress."""
+    if state.status == engine.IN_PROGRESS:
+        return None
+    if log.events:
+        return log.events[-1].ts_ms
+    return log.shown.at_ms if log.shown is not None else None
 
 
 def read_log(entries: Sequence[StoredEvent]) -> GameLog:

@@ -1,6 +1,7 @@
 """When a game's deal may be shown whole, and who may watch it: the competitive layer's secrecy rules.
 
-A casual or practice game on a deal of its own is public once it is over (its seed and every card).
+A casual or practice game on a deal of its own is public once play has stopped (won, abandoned, or
+lost: even a loss an undo could leave), its seed and every card.
 A game on a daily challenge's deal (the attempt, and practice on the same deal) stays secret until
 the challenge's reveal, for everyone, its own player included; nobody but the player may watch it
 before then. A race game stays secret until its race has ended. The challenge's reveal time is a pure
@@ -55,8 +56,8 @@ class DealSecrecy:
             await self.race_learn(created.links.race)
 
     def deal_public(self, created: GameCreated, over: bool, now_ms: int) -> bool:
-        """Whether the seed and the whole deal of this game may go to anyone now. `over`: the game
-        can take no further move (won, abandoned, or lost with no undo left)."""
+        """Whether the seed and the whole deal of this game may go to anyone now. `over`: play has
+        stopped (won, abandoned, or lost); it decides only for a game on no contest's deal."""
         contest = self._contest_public(created, now_ms)
         return over if contest is None else contest
 

@@ -35,7 +35,7 @@ from .appender import Appender
 from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, Kind
 from .hooks import AllResults, MoveHook, NoResults, ResultsHook  # noqa: F401  (AllResults re-exported)
 from .projections import write_projections
-from .record import BadLog, GameLog, read_log
+from .record import BadLog, GameLog, read_log, settled, start_state, stopped_at
 from .secrecy import DealSecrecy
 from .live import LiveGame, LiveGames, MoveAnswer
 from .showing import Showing, _text
@@ -61,6 +61,9 @@ from .. import metrics
 from ..faults import BEFORE_SUBMISSION, crash_point
 
 RECENT_GAMES = 20  # how far back a new casual game looks for an unfinished one to abandon
+# A casual game's deal number is short enough to read out and type (1 to a billion); dailies and races
+# draw from the whole 64-bit range, as their seeds stay secret until the contest is over anyway.
+CASUAL_DEALS = 10**9
 
 
 class GameService(Showing):
@@ -98,16 +101,19 @@ class GameService(Showing):
         kind: Kind | None = None,
         links: GameLinks = GameLinks(),
         ranked: bool = False,
+        chosen_deal: bool | None = None,
     ) -> GameSummary | RuleError:
         """A new game. A seed the caller names makes a practice game on a chosen deal, never ranked;
         kinds other than casual/practice (dailies, races) are made by their own services."""
         chosen = seed is not None and kind is None  # a daily's or race's seed is the server's, not chosen
+        if chosen_deal is not None:
+            chosen = chosen_deal
         if seed is None:
-            seed = secrets.randbits(64)
-        state = engine.initial_state(game, variant, seed)
+            seed = secrets.randbelow(CASUAL_DEALS) + 1 if kind is None else secrets.randbits(64)
+        kind = kind or (PRACTICE if chosen else CASUAL)
+        state = engine.initial_state(game, variant, seed, practice_undo=kind in CASUAL_KINDS)
         if isinstance(state, RuleError):
             return state
-        kind = kind or (PRACTICE if chosen else CASUAL)
         if kind in CASUAL_KINDS:
             await self._abandon_unfinished(player_id)
         game_id = secrets.token_hex(8)
@@ -173,7 +179,7 @@ class GameService(Showing):
         except BadLog as exc:
             raise ValueError(f"game {game_id}: {BAD_LOG}: {exc}") from exc
         created = log.created
-        start = engine.initial_state(created.game, created.variant, created.seed)
+        start = start_state(created)
         if isinstance(start, RuleError):
             raise ValueError(f"game {game_id}: its creation no longer deals: {start.message}")
         events = log.engine_events()
@@ -188,8 +194,7 @@ class GameService(Showing):
         live.shown_at_ms = log.shown.at_ms if log.shown is not None else None
         live.hint_versions = list(log.hint_versions)
         live.last_hint = log.hints[-1] if log.hints else None
-        if engine.is_over(state) and log.events:
-            live.finished_at_ms = log.events[-1].ts_ms
+        live.finished_at_ms = stopped_at(log, state)
         previous = self.live.get(game_id)
         if previous is not None:
             live.answers = previous.answers
@@ -237,11 +242,13 @@ class GameService(Showing):
             state = live.state
             for event in decided:
                 state = engine.evolve(state, event)
-            status_before = live.state.status
+            status_before, assisted_before = live.state.status, engine.undo_assisted(live.state)
             live.state, live.version = state, live.version + len(decided)
             live.stream_version = result.version
             if state.status != status_before:
                 await self._record_status(live, result.ts_ms)
+            elif engine.undo_assisted(state) and not assisted_before:  # the first undo beyond the rules
+                await self.redis.hset(meta_key(game_id), "assisted", 1)
             answer = MoveAnswer(move_id, True, live.version)
             live.remember(answer)
             snapshot = self.snapshot_of(live)
@@ -262,13 +269,22 @@ class GameService(Showing):
         return _rejected(move_id, fresh.version, STALE_VERSION, message)
 
     async def _record_status(self, live: LiveGame, ts_ms: int) -> None:
-        if engine.is_over(live.state):
-            live.finished_at_ms = ts_ms  # the final entry's logged time, as a rebuild reads it
-        fields = {"status": live.state.status}
+        # The clock stops at the entry that ends play (won, lost, abandoned) and runs again after an
+        # undo out of a loss: the entry's logged time, as a rebuild reads it (record.stopped_at).
+        live.finished_at_ms = None if live.state.status == IN_PROGRESS else ts_ms
+        fields: dict[str, Any] = {"status": live.state.status}
+        if engine.undo_assisted(live.state):
+            fields["assisted"] = 1
+        key = meta_key(live.game_id)
         if live.finished_at_ms is not None:
             fields["finished_at_ms"] = live.finished_at_ms
-        await self.redis.hset(meta_key(live.game_id), mapping=fields)
-        if self.is_over(live):
+            await self.redis.hset(key, mapping=fields)
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hset(key, mapping=fields)
+            pipe.hdel(key, "finished_at_ms")
+            await pipe.execute()
+        if settled(live.state):
             crash_point(BEFORE_SUBMISSION)
             metrics.game_ended(live.created, live.state.status)
             elapsed = self._elapsed(live) or 0

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import engine
-from engine import RuleError
+from engine import IN_PROGRESS, RuleError
 
 from . import codec
-from .entries import RACE, GameShown
+from .entries import CASUAL_KINDS, RACE, GameShown
 from .live import LiveGame, LiveGames, ms_between
 from .model import NOT_PUBLIC_YET, NOT_STARTED, GameSummary, Refusal, Snapshot, meta_key, player_games_key, stream_of
 from .secrecy import DealSecrecy
@@ -70,7 +70,10 @@ class Showing:
         except VersionConflict:  # another process logged a look (or a move) first: the log has the answer
             return await self.rebuild(live.game_id) or live
         live.shown_at_ms, live.stream_version = shown.at_ms, result.version
-        await self.redis.hset(meta_key(live.game_id), "shown_at_ms", shown.at_ms)
+        fields = {"shown_at_ms": shown.at_ms}
+        if live.state.status != IN_PROGRESS and live.version == 0:  # lost as dealt: stopped at the first look
+            live.finished_at_ms = fields["finished_at_ms"] = shown.at_ms
+        await self.redis.hset(meta_key(live.game_id), mapping=fields)
         return live
 
     async def snapshot(self, game_id: str) -> Snapshot | None:
@@ -82,7 +85,10 @@ class Showing:
         return engine.is_over(live.state)
 
     def deal_public(self, live: LiveGame) -> bool:
-        return self.secrecy.deal_public(live.created, self.is_over(live), self.clock())
+        # A game on a deal of its own (no contest) is public once play has stopped: won, abandoned or
+        # lost, even a loss a (practice) undo could leave; its number was never secret anyway.
+        stopped = live.state.status != IN_PROGRESS
+        return self.secrecy.deal_public(live.created, stopped, self.clock())
 
     def snapshot_of(self, live: LiveGame) -> Snapshot:
         ended = self.deal_public(live)
@@ -97,7 +103,16 @@ class Showing:
             elapsed_ms=self._elapsed(live),
             seed=live.created.seed if ended else None,
             deal=deal,
+            deal_number=self.deal_number(live),
         )
+
+    def deal_number(self, live: LiveGame) -> int | None:
+        """The deal number a player may see now: a casual or practice game's own deal at once (it is
+        unranked, and "Play this deal again" names it), any other once its deal is public."""
+        created = live.created
+        if created.kind in CASUAL_KINDS and self.secrecy.may_hint(created, self.clock()):
+            return created.seed
+        return created.seed if self.deal_public(live) else None
 
     def _elapsed(self, live: LiveGame) -> int | None:
         if live.shown_at_ms is None:
@@ -131,7 +146,10 @@ class Showing:
             finished_at_ms=live.finished_at_ms,
             challenge=created.links.challenge,
             ranked=created.ranked,
-            assisted=live.assisted,
+            assisted=live.assisted or engine.undo_assisted(state),
+            ghost=created.links.ghost,
+            deal_number=self.deal_number(live),
+            practice_undo=state.practice_undo,
         )
 
     async def list_games(self, player_id: str, limit: int = 50) -> list[GameSummary]:

@@ -1,11 +1,8 @@
-"""The app factory: the arena plugin, OpenAPI at /schema, and the web client's files at "/"."""
+"""The app factory: the arena plugin, OpenAPI at /schema (its viewer served locally), the web client's files at "/"."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from litestar import Litestar
-from litestar.openapi import OpenAPIConfig
 from litestar.static_files import create_static_files_router
 
 from ..settings import Settings
@@ -13,26 +10,18 @@ from .metrics_routes import http_metrics
 from .plugin import ArenaPlugin
 from .raw_send import keep_raw_send
 from .request_log import request_log_middleware
-
-
-def static_dir() -> Path:
-    """The web client's folder: web_client.STATIC_DIR when the package provides it."""
-    try:
-        from web_client import STATIC_DIR
-
-        return Path(STATIC_DIR)
-    except ImportError:
-        return Path(__file__).resolve().parents[2] / "web_client" / "static"
+from .schema_viewer import openapi_config, viewer_files
+from .static_pages import static_dir
 
 
 def create_app(settings: Settings) -> Litestar:
     folder = static_dir()
     folder.mkdir(parents=True, exist_ok=True)  # the router wants the folder to exist, even empty
     app = Litestar(
-        route_handlers=[create_static_files_router(path="/", directories=[folder], html_mode=True)],
+        route_handlers=[viewer_files(), create_static_files_router(path="/", directories=[folder], html_mode=True)],
         plugins=[ArenaPlugin(settings)],
         middleware=[request_log_middleware, http_metrics().middleware],
-        openapi_config=OpenAPIConfig(title="Patience Arena", version="1", path="/schema"),
+        openapi_config=openapi_config("Patience Arena"),
         debug=False,
         logging_config=None,  # services/logging.py (arena serve) set up every logger already: JSON lines
     )

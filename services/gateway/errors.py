@@ -3,7 +3,8 @@
 When Redis cannot keep up (its pool has no connection free in time, it is away, the store fails) a request
 gets 503 `unavailable` with Retry-After: an answer the client can act on, never a 500. Litestar's own refusals
 (no such route, a method the path does not take, a parameter that does not parse) have the same shape, so
-one schema describes every error (api_docs.py).
+one schema describes every error (api_docs.py). A browser asking for an unknown page, outside the
+API, gets a friendly HTML page instead (static_pages.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from litestar.exceptions import HTTPException
 from msgspec import Struct
 
 from .overload import RETRY_AFTER_SECONDS, cause_of, warnings
+from .static_pages import is_page_request, not_found_page
 
 
 class ErrorBody(Struct, frozen=True):
@@ -42,7 +44,12 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               405: "method_not_allowed", 413: "too_large"}
 
 
-def http_error_response(_: Request, exc: HTTPException) -> Response[ErrorBody]:
-    """Litestar's refusals as {code, message}; their headers kept (a 405 says Allow)."""
+def http_error_response(request: Request, exc: HTTPException) -> Response:
+    """Litestar's refusals as {code, message}; their headers kept (a 405 says Allow). An unknown page
+    (not an API URL) gets the client's friendly 404 page instead (static_pages.py)."""
+    if exc.status_code == 404 and is_page_request(request):
+        page = not_found_page()
+        if page is not None:
+            return page
     code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
     return Response(ErrorBody(code, exc.detail), status_code=exc.status_code, headers=exc.headers)

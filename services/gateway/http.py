@@ -16,6 +16,8 @@ from msgspec import Meta, Struct, json
 from engine import RuleError
 
 from .api_docs import create_game_schema, errors, json_body
+from ..games.again import play_again
+from ..games.model import NOT_YOUR_GAME, Refusal
 from ..games.service import GameService, GameSummary
 from .bodies import decode_body, whole_numbers
 from ..metrics import redis_error
@@ -74,6 +76,20 @@ class GamesController(Controller):
         if summary is None:
             raise ApiError(404, "no_such_game", f"there is no game {game_id!r}")
         return summary
+
+
+    @post("/{game_id:str}/again", status_code=201, opt=rate_limited("games"), responses=errors(400, 401, 403, 404, 409, 429))
+    async def play_deal_again(
+        self, game_id: FromPath[str], service: NamedDependency[GameService], player_id: NamedDependency[str]
+    ) -> GameSummary:
+        """"Play this deal again": a new practice game on the deal of one of my games. Refused with 409
+        `not_public_yet` for a daily's or race's deal before it is public; 403 `not_your_game`."""
+        again = await play_again(service, player_id, game_id)
+        if again is None:
+            raise ApiError(404, "no_such_game", f"there is no game {game_id!r}")
+        if isinstance(again, Refusal):
+            raise ApiError(403 if again.code == NOT_YOUR_GAME else 409, again.code, again.message)
+        return again
 
 
 @get("/health", tags=["health"])  # no error: it reads nothing

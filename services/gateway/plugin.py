@@ -48,7 +48,8 @@ from ..metrics.exposition import forget_this_process
 from ..store.replication import resolve_replica_ack
 from .metrics_routes import metrics
 from .race_frames import RaceFanout
-from .race_routes import RacesController, RatingsController
+from .race_replay_routes import GhostController, RaceReplayController
+from .race_routes import RacesController, RatingsController, join_link
 from .race_socket import race_socket
 from .replay_routes import ReplaysController
 from .session_routes import PlayersController, SessionController, TicketsController
@@ -165,7 +166,8 @@ class ArenaPlugin(InitPluginProtocol):
         app_config.route_handlers.extend(
             [PlayersController, SessionController, TicketsController, GamesController, CatalogController,
              ReplaysController, DailiesController, StatsController, AccountsController, RacesController,
-             RatingsController, health, ready, game_socket, board_socket, race_socket, metrics, HintsController]
+             RatingsController, RaceReplayController, GhostController, health, ready, game_socket, board_socket,
+             race_socket, metrics, HintsController, join_link]
         )
         if settings.bench_echo:
             app_config.route_handlers.append(echo_socket)

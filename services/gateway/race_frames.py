@@ -24,6 +24,7 @@ class RaceSnapshotS2C(S2C, tag="s2c.race_snapshot"):
     role: str  # racer | spectator
     version: int
     race: RaceView
+    now_ms: int  # the server's clock as it sent this: a client counts start_at_ms and deadline_ms down by it
 
 
 class RaceS2C(S2C, tag="s2c.race"):

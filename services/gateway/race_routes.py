@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, get, post
+from litestar.response import Redirect
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody
 from msgspec import Meta, Struct
 
-from ..races.commands import DEFAULT_TIME_LIMIT_MS, RaceError, check_settings
-from ..races.ratings import RatingRow, board_of
+from ..races.commands import DEFAULT_TIME_LIMIT_MS, MAX_SEATS, MAX_TIME_LIMIT_MS, MIN_SEATS, MIN_TIME_LIMIT_MS
+from ..races.commands import RaceError, check_settings
+from ..races.ratings import RaceRatings, RatingRow, board_of, rated_race_of
 from ..races.service import RaceService
 from ..races.view import RaceView
 from ..tournaments.catalogue import CATALOGUE
@@ -41,6 +43,29 @@ class ReadyBody(Struct, frozen=True, forbid_unknown_fields=True):
     ready: bool = True
 
 
+class RaceGame(Struct, frozen=True):
+    game: str
+    variant: dict[str, Any]  # every field given, as a race is created with it
+    variant_text: str  # canonical, as the ratings board names it
+    title: str
+
+
+class RaceCatalogue(Struct, frozen=True):
+    """What a race may be run on, and the lobby's bounds: a create form's menu."""
+
+    games: list[RaceGame]
+    min_seats: int
+    max_seats: int
+    min_time_limit_ms: int
+    max_time_limit_ms: int
+    default_time_limit_ms: int
+
+
+RACE_CATALOGUE = RaceCatalogue(
+    [RaceGame(d.game, d.variant, d.variant_text, d.title) for d in CATALOGUE],
+    MIN_SEATS, MAX_SEATS, MIN_TIME_LIMIT_MS, MAX_TIME_LIMIT_MS, DEFAULT_TIME_LIMIT_MS,
+)
+
 LOBBY_ERRORS = errors(400, 401, 403, 404, 409)  # what STATUS maps a race's refusals to
 
 
@@ -64,6 +89,11 @@ class RacesController(Controller):
             raise ApiError(400, settings.code, settings.message)
         return _answer(await races.create(player_id, settings))
 
+    @get("/catalogue", sync_to_thread=False)
+    def catalogue(self) -> RaceCatalogue:
+        """The games and variants races are run on (the daily catalogue's), the seats and time limits."""
+        return RACE_CATALOGUE
+
     @get("/{race_id:str}", responses=errors(400, 401, 404))
     async def race(self, race_id: FromPath[str], races: NamedDependency[RaceService],
                    player_id: NamedDependency[str]) -> RaceView:
@@ -72,6 +102,20 @@ class RacesController(Controller):
         if view is None:
             raise ApiError(404, "no_such_race", f"there is no race {race_id!r}")
         return view
+
+    @get("/{race_id:str}/ratings", responses=errors(400, 401, 404))
+    async def race_ratings(self, race_id: FromPath[str], races: NamedDependency[RaceService],
+                           player_id: NamedDependency[str]) -> RaceRatings:
+        """What the race changed on its rating board, per racer in the order of the standings: the
+        conservative rating (mu - 3 sigma) before and after, and whether it was their first race on the
+        board. `rated` is false, and the list empty, until the final results were rated (a moment after
+        `final`)."""
+        state = await races.load(race_id)
+        if state is None or state.created is None:
+            raise ApiError(404, "no_such_race", f"there is no race {race_id!r}")
+        if state.final is None or races.ratings is None:
+            return RaceRatings(race_id, board_of(state.created.game, state.created.variant), False, [])
+        return await races.ratings.race_ratings(rated_race_of(state))
 
     @post("/join/{code:str}", status_code=200, responses=LOBBY_ERRORS)
     async def join_by_code(self, code: FromPath[str], races: NamedDependency[RaceService],
@@ -130,4 +174,11 @@ class RatingsController(Controller):
         return await races.ratings.leaderboard(board_of(game, entries[0].variant), max(1, min(limit, 200)))
 
 
-__all__ = ["RacesController", "RatingsController"]
+@get("/race/{code:str}", include_in_schema=False, sync_to_thread=False)
+def join_link(code: FromPath[str]) -> Redirect:
+    """A race's join link (its view's join_path) opens the web client's race page on that code."""
+    code = "".join(c for c in code if c.isalnum())[:16]  # a code is letters: nothing else reaches the URL
+    return Redirect(f"/race.html#/join/{code}", status_code=302)
+
+
+__all__ = ["RacesController", "RatingsController", "join_link"]

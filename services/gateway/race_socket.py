@@ -104,7 +104,7 @@ class RaceSocket:
         view = public_view(state)
         self.race_feed.sent_version = max(self.race_feed.sent_version, view.version)
         role = "racer" if racer else "spectator"
-        await self.send(encode_s2c(RaceSnapshotS2C(self.race_id, role, view.version, view)))
+        await self.send(encode_s2c(RaceSnapshotS2C(self.race_id, role, view.version, view, self.races.clock())))
         if racer and not self.present:
             await self.races.presence(self.race_id, self.viewer_id, True)
             self.present = True

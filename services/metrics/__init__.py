@@ -43,6 +43,11 @@ GAMES_CREATED = Counter(
     "arena_games_created", "Games created, by game and kind (daily: daily attempts; race: racers' games)",
     ["game", "kind"],
 )
+# Race counts come from the race's own log: one per event appended, so created/started/ended can be compared.
+RACE_EVENTS = Counter(
+    "arena_race_events", "Race events appended by this process, by type (race_created, race_started, race_ended, ...)",
+    ["type"],
+)
 GAMES_ENDED = Counter("arena_games_ended", "Games ended, by game, kind and status", ["game", "kind", "status"])
 VALIDATOR_CHECKED = Counter(
     "arena_validator_checked", "Wins this process's validator workers judged, by verdict (and dead letters)", ["outcome"]

@@ -23,7 +23,7 @@ from openskill.models import PlackettLuce
 from engine.rules import variant_key
 
 from ..store.keys import RACE_LOG_KEY_PATTERN, RACE_STREAMS, game_id_of_log_key
-from ..store.keys import ratings_board_key, ratings_key, ratings_lock_key, ratings_rated_key
+from ..store.keys import ratings_board_key, ratings_changes_key, ratings_key, ratings_lock_key, ratings_rated_key
 from .events import Standing
 
 PROVISIONAL_RACES = 10
@@ -51,6 +51,29 @@ class RatingRow(Struct, frozen=True):
     sigma: float  # the uncertainty: mu is likely within about 2 sigma of the player's skill
     races: int
     provisional: bool  # fewer than PROVISIONAL_RACES races on this board
+
+
+class RatingChange(Struct, frozen=True):
+    """What one race did to one racer's rating on its board (the results page shows it)."""
+
+    player: str
+    before: float  # mu - 3 sigma before the race (a newcomer's starting rating on a first race)
+    after: float
+    first_race: bool  # the player's first race on this board
+    mu: float  # after the race, with its uncertainty
+    sigma: float
+    races: int
+    provisional: bool
+
+
+class RaceRatings(Struct, frozen=True):
+    """A race's rating changes, in the order of its standings; `rated` turns true once the race was rated
+    (a moment after its results are final)."""
+
+    race_id: str
+    board: str
+    rated: bool
+    changes: list[RatingChange]
 
 
 class RatedRace(Struct, frozen=True):
@@ -83,17 +106,36 @@ def rate(current: dict[str, Rating], standings: list[Standing]) -> dict[str, Rat
     }
 
 
-def fold_ratings(races: Iterable[RatedRace]) -> dict[str, dict[str, Rating]]:
-    """Every board's ratings after the races, in the order given (pure)."""
+Changes = dict[str, tuple[Rating | None, Rating]]  # one race's: player -> (before or None, after)
+
+
+def fold_ratings(races: Iterable[RatedRace], changes: dict[str, dict[str, Changes]] | None = None
+                 ) -> dict[str, dict[str, Rating]]:
+    """Every board's ratings after the races, in the order given (pure); each race's changes go into
+    `changes` (board -> race id -> Changes) when it is given."""
     boards: dict[str, dict[str, Rating]] = {}
     for race in races:
         board = boards.setdefault(race.board, {})
-        board.update(rate(board, race.standings))
+        after = rate(board, race.standings)
+        if changes is not None:
+            changes.setdefault(race.board, {})[race.race_id] = {p: (board.get(p), r) for p, r in after.items()}
+        board.update(after)
     return boards
+
+
+def change_rows(standings: list[Standing], changes: Changes) -> list[RatingChange]:
+    rows = []
+    for standing in standings:
+        if standing.player in changes:
+            before, after = changes[standing.player]
+            rows.append(RatingChange(standing.player, (before or fresh()).ordinal, after.ordinal, before is None,
+                                     after.mu, after.sigma, after.races, after.races < PROVISIONAL_RACES))
+    return rows
 
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Rating)
+_changes_decoder = msgspec.msgpack.Decoder(Changes)
 
 
 class Ratings:
@@ -118,7 +160,9 @@ class Ratings:
             players = [s.player for s in race.standings]
             stored = await self.redis.hmget(ratings_key(race.board), players) if players else []
             current = {p: _decoder.decode(raw) for p, raw in zip(players, stored) if raw is not None}
-            await self._write(race.board, rate(current, race.standings), {race.race_id: race.final_at_ms})
+            after = rate(current, race.standings)
+            changes = {race.race_id: {p: (current.get(p), r) for p, r in after.items()}}
+            await self._write(race.board, after, {race.race_id: race.final_at_ms}, changes)
             return True
         finally:
             await self.redis.eval(
@@ -126,14 +170,24 @@ class Ratings:
                 1, lock, token,
             )
 
-    async def _write(self, board: str, ratings: dict[str, Rating], rated: dict[str, int]) -> None:
+    async def _write(self, board: str, ratings: dict[str, Rating], rated: dict[str, int],
+                     changes: dict[str, Changes]) -> None:
         pipe = self.redis.pipeline(transaction=True)  # one board's keys share a slot
         if ratings:
             pipe.hset(ratings_key(board), mapping={p: _encoder.encode(r) for p, r in ratings.items()})
             pipe.zadd(ratings_board_key(board), {p: r.ordinal for p, r in ratings.items()})
         if rated:
             pipe.hset(ratings_rated_key(board), mapping=rated)
+        if changes:
+            pipe.hset(ratings_changes_key(board), mapping={r: _encoder.encode(c) for r, c in changes.items()})
         await pipe.execute()
+
+    async def race_ratings(self, race: RatedRace) -> RaceRatings:
+        """What a race with final standings changed (rated false, no changes, until it is rated)."""
+        raw = await self.redis.hget(ratings_changes_key(race.board), race.race_id)
+        if raw is None:
+            return RaceRatings(race.race_id, race.board, False, [])
+        return RaceRatings(race.race_id, race.board, True, change_rows(race.standings, _changes_decoder.decode(raw)))
 
     async def rating_of(self, board: str, player: str) -> Rating | None:
         raw = await self.redis.hget(ratings_key(board), player)
@@ -151,10 +205,12 @@ class Ratings:
             rows.append(RatingRow(place, player, r.ordinal, r.mu, r.sigma, r.races, r.races < PROVISIONAL_RACES))
         return rows
 
-    async def replace_all(self, boards: dict[str, dict[str, Rating]], rated: dict[str, dict[str, int]]) -> None:
+    async def replace_all(self, boards: dict[str, dict[str, Rating]], rated: dict[str, dict[str, int]],
+                          changes: dict[str, dict[str, Changes]] | None = None) -> None:
         for board in set(boards) | set(rated):
-            await self.redis.delete(ratings_key(board), ratings_board_key(board), ratings_rated_key(board))
-            await self._write(board, boards.get(board, {}), rated.get(board, {}))
+            await self.redis.delete(ratings_key(board), ratings_board_key(board), ratings_rated_key(board),
+                                    ratings_changes_key(board))
+            await self._write(board, boards.get(board, {}), rated.get(board, {}), (changes or {}).get(board, {}))
 
 
 async def rebuild_ratings(races_store, ratings: Ratings) -> int:
@@ -170,7 +226,8 @@ async def rebuild_ratings(races_store, ratings: Ratings) -> int:
     rated: dict[str, dict[str, int]] = {}
     for race in finished:
         rated.setdefault(race.board, {})[race.race_id] = race.final_at_ms
-    await ratings.replace_all(fold_ratings(finished), rated)
+    changes: dict[str, dict[str, Changes]] = {}
+    await ratings.replace_all(fold_ratings(finished, changes), rated, changes)
     return len(finished)
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..metrics import RACE_EVENTS
 from ..store import EventStore, VersionConflict
 from ..store.replication import ReplicaAck
 from ..store.keys import RACE_STREAMS, player_race_key, race_code_key, race_presence_key, races_due_key
 from .core import RaceState, fold
-from .events import AnyRaceEvent, from_stored, to_new_event
+from .events import AnyRaceEvent, event_tag, from_stored, to_new_event
 
 CODE_TTL_S = 7 * 24 * 3600
 
@@ -46,6 +47,8 @@ class RaceStore:
     async def append(self, race_id: str, version: int, events: list[AnyRaceEvent]) -> None:
         """Raises VersionConflict when another process wrote first (nothing written)."""
         await self.events.append(race_id, version, [to_new_event(event) for event in events])
+        for event in events:  # counted once written: a lost append (VersionConflict) is decided again
+            RACE_EVENTS.labels(event_tag(event)).inc()
 
     # Join codes ----------------------------------------------------------------------------------
 

@@ -203,6 +203,11 @@ def ratings_rated_key(board: str) -> str:
     return f"{PREFIX}{{ratings:{board}}}:rated"
 
 
+def ratings_changes_key(board: str) -> str:
+    """Hash: race id -> msgpack {player: (rating before or None, rating after)}: what each race changed."""
+    return f"{PREFIX}{{ratings:{board}}}:changes"
+
+
 def ratings_lock_key(board: str) -> str:
     """String: the one process rating a race of this board now (SET NX PX)."""
     return f"{PREFIX}{{ratings:{board}}}:lock"

@@ -23,7 +23,7 @@ import engine
 from engine import RuleError
 
 from ..games import codec
-from ..games.record import BadLog, GameLog, read_log
+from ..games.record import BadLog, GameLog, read_log, start_state
 from ..store import StoredEvent
 from .verdict import REJECTED, Claim, Verdict, check_log
 
@@ -84,7 +84,7 @@ def build_replay(game_id: str, entries: list[StoredEvent], *, salt: str | None =
     """The replay file of a stored log. The caller decides whether the game may be public yet."""
     log = read_log(entries)
     created = log.created
-    start = engine.initial_state(created.game, created.variant, created.seed)
+    start = start_state(created)
     assert not isinstance(start, RuleError), start
     state = engine.fold(start, log.engine_events())
     time_ms = log.events[-1].ts_ms - log.shown.at_ms if log.shown is not None and log.events else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -21,11 +22,11 @@ import msgspec
 from msgspec import Struct
 
 from engine import AnyEvent, AnyIntent, Card, PlayerView, RuleError
-from engine.replay_views import replay_steps
+from engine.replay_views import ReplaySteps, replay_steps
 from engine.solver.review import Review, review
 
 from ..games.model import Refusal
-from ..games.record import read_log
+from ..games.record import GameLog, practice_undo, read_log
 from ..games.service import GameService
 from ..store import StoredEvent
 from .public import public_game
@@ -60,12 +61,11 @@ class ReplayViews(Struct, frozen=True):
     analysis_note: str | None = None
 
 
-def build_views(game_id: str, entries: list[StoredEvent]) -> ReplayViews:
-    """The page's data for a stored log (CPU-bound: the review searches). The caller checks it is public."""
-    log = read_log(entries)
+def view_steps(log: GameLog) -> tuple[list[ViewStep], ReplaySteps]:
+    """Every step's view with its server time (no search: cheap beside the review)."""
     created = log.created
-    events = log.engine_events()
-    replay = replay_steps(created.game, created.variant, created.seed, events)
+    replay = replay_steps(created.game, created.variant, created.seed, log.engine_events(),
+                          practice_undo=practice_undo(created))
     assert not isinstance(replay, RuleError), replay  # the game dealt when it was created
     shown = log.shown.at_ms if log.shown is not None else None
     times = [shown, *(timed.ts_ms for timed in log.events)]
@@ -74,7 +74,15 @@ def build_views(game_id: str, entries: list[StoredEvent]) -> ReplayViews:
                  None if at is None or shown is None else max(0, at - shown))
         for step, at in zip(replay.steps, times)
     ]
-    found = review(replay.states, events)
+    return steps, replay
+
+
+def build_views(game_id: str, entries: list[StoredEvent]) -> ReplayViews:
+    """The page's data for a stored log (CPU-bound: the review searches). The caller checks it is public."""
+    log = read_log(entries)
+    created = log.created
+    steps, replay = view_steps(log)
+    found = review(replay.states, log.engine_events())
     note = found.message if isinstance(found, RuleError) else None
     final = replay.states[-1]
     return ReplayViews(
@@ -85,20 +93,20 @@ def build_views(game_id: str, entries: list[StoredEvent]) -> ReplayViews:
     )
 
 
-class _Answers:
+class Answers:
     """The last few encoded answers, least recently used out first."""
 
     def __init__(self, size: int) -> None:
         self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
 
-    def get(self, key: tuple[str, int]) -> bytes | None:
+    def get(self, key: tuple) -> bytes | None:
         with self.lock:
             found = self.items.get(key)
             if found is not None:
                 self.items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[str, int], value: bytes) -> None:
+    def put(self, key: tuple, value: bytes) -> None:
         with self.lock:
             self.items[key] = value
             self.items.move_to_end(key)
@@ -106,15 +114,28 @@ class _Answers:
                 self.items.popitem(last=False)
 
 
-_answers = _Answers(CACHED_GAMES)
+_answers = Answers(CACHED_GAMES)
 _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay-review")  # the GIL allows no more
 _waiting = 0
 _waiting_lock = threading.Lock()
 
 
+async def off_the_loop(work: Callable[[], bytes]) -> bytes | Refusal:
+    """Run CPU-bound replay work on the one worker thread; refused when too much is already waiting."""
+    global _waiting
+    with _waiting_lock:
+        if _waiting >= MAX_WAITING:
+            return Refusal(UNAVAILABLE, "the server is busy reviewing other games: try again in a few seconds")
+        _waiting += 1
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_worker, work)
+    finally:
+        with _waiting_lock:
+            _waiting -= 1
+
+
 async def public_views(service: GameService, game_id: str) -> bytes | Refusal:
     """The encoded ReplayViews of a public game, or why not (no such game, not public yet, busy)."""
-    global _waiting
     live = await public_game(service, game_id)
     if isinstance(live, Refusal):
         return live
@@ -123,15 +144,7 @@ async def public_views(service: GameService, game_id: str) -> bytes | Refusal:
         return cached
     entries = await service.store.read(game_id)
     key = (game_id, entries[-1].version)
-    with _waiting_lock:
-        if _waiting >= MAX_WAITING:
-            return Refusal(UNAVAILABLE, "the server is busy reviewing other games: try again in a few seconds")
-        _waiting += 1
-    try:
-        encoded = await asyncio.get_running_loop().run_in_executor(
-            _worker, lambda: msgspec.json.encode(build_views(game_id, entries)))
-    finally:
-        with _waiting_lock:
-            _waiting -= 1
-    _answers.put(key, encoded)
+    encoded = await off_the_loop(lambda: msgspec.json.encode(build_views(game_id, entries)))
+    if not isinstance(encoded, Refusal):
+        _answers.put(key, encoded)
     return encoded

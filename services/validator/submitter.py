@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import engine
 from engine import WON
 
 from ..games.entries import GameCreated
 from ..games.projections import final_state
-from ..games.record import BadLog, read_log
+from ..games.record import BadLog, read_log, settled
 from ..store import EventStore
 from ..store.keys import unsettled_key, verdicts_key
 from .queue import Submission, ValidatorQueue
@@ -69,7 +68,7 @@ class Submitter:
                 await self.queue.submit(submission)
                 await self.redis.zrem(unsettled_key(), game_id)
                 return 1
-        if state is None or engine.is_over(state):
+        if state is None or settled(state):
             await self.redis.zrem(unsettled_key(), game_id)
         else:
             await self.redis.zadd(unsettled_key(), {game_id: now_ms}, xx=True)  # still open: to the back

@@ -21,7 +21,7 @@ import engine
 from engine import WON, RuleError
 
 from ..games.entries import DEAL_VERSION
-from ..games.record import GameLog
+from ..games.record import GameLog, start_state
 
 VERIFIED, REJECTED = "verified", "rejected"
 
@@ -95,7 +95,7 @@ def check_log(log: GameLog, claim: Claim, *, review_floor_ms: int = 0) -> Verdic
     late = _first_backwards(log)
     if late is not None:
         return _rejected(claim, TIME_BACKWARDS, "a time stamp runs backwards", late)
-    start = engine.initial_state(created.game, created.variant, created.seed)
+    start = start_state(created)
     if isinstance(start, RuleError):
         return _rejected(claim, BAD_LOG, f"the creation does not deal: {start.message}", 1)
     replayed = engine.replay_events(start, log.engine_events())

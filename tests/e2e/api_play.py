@@ -4,6 +4,7 @@ would), to set up what a browser test then looks at: a won or a lost game to rep
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
 
@@ -32,8 +33,9 @@ class ApiPlayer:
             headers = {"Authorization": f"Bearer {self.token}"}
             return http.post("/api/games", json=body, headers=headers).raise_for_status().json()["id"]
 
-    def play(self, game_id: str, moves: list) -> None:
-        """Open the game (the first look starts its clock) and make each move, waiting for its answer."""
+    def play(self, game_id: str, moves: list, pause_s: float = 0) -> None:
+        """Open the game (the first look starts its clock) and make each move, waiting for its answer;
+        `pause_s` between moves spreads a game over time (a ghost to race that is not over at once)."""
         with httpx.Client(base_url=self.base_url, timeout=10) as http:
             headers = {"Authorization": f"Bearer {self.token}"}
             ticket = http.post("/api/tickets", headers=headers).raise_for_status().json()["ticket"]
@@ -41,6 +43,7 @@ class ApiPlayer:
         with connect(url, max_size=None) as sock:
             version = json.loads(sock.recv(timeout=10))["snapshot"]["version"]
             for move in moves:
+                time.sleep(pause_s)
                 move_id = uuid.uuid4().hex
                 sock.send(json.dumps({"type": "c2s.move", "move_id": move_id, "version": version, "move": as_json(move)}))
                 while True:

@@ -3,7 +3,7 @@
 Without /usr/bin/chromium the tests skip with the reason, except under CI=true where that is a
 failure. E2E_BASE_URL=http://host:port runs them against a server that is already running
 (the server-restart test then skips: it needs a server of its own). E2E_CHROMIUM names another
-Chromium binary.
+Chromium binary. Screenshots go to test-artifacts/screenshots/ (git-ignored), or to E2E_SCREENSHOTS.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ LAUNCH_ARGS = [
     "--disable-quic",
 ]
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+# Screenshots are kept as artifacts (git-ignored); E2E_SCREENSHOTS names another folder, e.g. CI's.
+SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", REPO / "test-artifacts" / "screenshots"))
 
 
 @pytest.fixture(scope="session")

@@ -131,3 +131,45 @@ def spider_group_line() -> tuple[int, list[dict], dict]:
             last = (fresh[0].src, fresh[0].dst)
             line.append(_intent_dict(fresh[0]))
     raise LookupError("no one-suit Spider line reaches a group move among seeds 1..299")
+
+
+@lru_cache
+def spider_empty_column_line() -> tuple[int, list[dict]]:
+    """A one-suit Spider seed and a line of moves (seeded random choices) that empties a column
+    while the stock still has deals: Deal is then refused, and its button must say why."""
+    import random
+
+    for seed in range(1, 400):
+        rng = random.Random(seed)
+        for _ in range(30):
+            state, line = engine.initial_state("spider", {"suits": 1}, seed), []
+            for _ in range(40):
+                moves = [i for i in engine.legal_moves(state) if isinstance(i, MoveIntent)]
+                if not moves:
+                    break
+                intent = rng.choice(moves)
+                state, _ = engine.play(intent, state)
+                line.append(_intent_dict(intent))
+                if state.board.stock and any(not pile.cards for pile in state.board.columns):
+                    return seed, line
+    raise LookupError("no Spider line empties a column among seeds 1..399")
+
+
+@lru_cache
+def pairing_finish_line(game: str = "wish", mode: str = "open") -> tuple[int, list[dict], int]:
+    """A deal, a line of first-listed pairs after which Finish is offered, and how many moves
+    Finish then plays (at least two)."""
+    variant = {"mode": mode} if game == "wish" else {}
+    for seed in range(1, 400):
+        state, line = engine.initial_state(game, variant, seed), []
+        while state.status == engine.IN_PROGRESS:
+            finish = next(a for a in engine.actions(state) if a.type == "finish")
+            if finish.available:
+                rest = engine.decide(engine.intents.FinishIntent(), state)
+                if len(rest) >= 2:
+                    return seed, line, len(rest)
+                break
+            intent = engine.legal_moves(state)[0]
+            state, _ = engine.play(intent, state)
+            line.append(_intent_dict(intent))
+    raise LookupError(f"no {game} deal reaches a Finish of two moves or more among seeds 1..399")

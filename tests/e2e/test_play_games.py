@@ -189,8 +189,8 @@ def test_a_lost_wish_shows_the_lost_dialog(page):
     dialog = board.end_dialog()
     assert dialog.get_attribute("data-outcome") == "lost"
     assert "No moves left" in dialog.inner_text()
-    assert dialog.locator("[data-end-action=undo]").is_hidden(), "The Wish has no undo"
-    assert board.legal() == [] and enabled_actions(page) == set(), "a lost game stays lost: no resign"
+    assert dialog.locator("[data-end-action=undo]").is_visible(), "practice undo: the game was dealt from a chosen number"
+    assert board.legal() == [{"type": "undo"}] and enabled_actions(page) == {"undo"}, "a lost game stays lost: no resign"
     assert page.locator("button[data-action=resign]").is_disabled()
     dialog.get_by_role("button", name="Start page").click()
     page.wait_for_selector("#new-game")
@@ -248,6 +248,6 @@ def test_wading_pool_by_drag_and_drop(page):
         assert page.locator("button[data-action=resign]").is_disabled(), "a lost game is not resigned"
         return
     save_screenshot(page, "wading-pool")
-    assert enabled_actions(page) == {"resign"}
+    assert enabled_actions(page) == {"undo", "resign"}, "practice undo: the game was dealt from a chosen number"
     board.play({"type": "resign"})
     assert board.end_dialog().get_attribute("data-outcome") == "abandoned"

@@ -13,7 +13,7 @@ IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["'](\./[^"']+)["']""", re.M | 
 
 
 PAGES = {"index.html": "js/app.js", "leaderboard.html": "js/leaderboard.js", "stats.html": "js/stats.js",
-         "replay.html": "js/replay.js"}
+         "replay.html": "js/replay.js", "race.html": "js/race.js", "rules.html": "js/rules.js", "404.html": "js/theme.js"}
 
 
 def test_every_page_references_exist():
@@ -26,7 +26,18 @@ def test_every_page_references_exist():
         assert "css/arena.css" in refs and PAGES.get(page.name, refs[-1]) in refs, page.name
         for ref in refs:
             ref = ref.split("?")[0]
-            assert ref in ("./", "") or (STATIC_DIR / ref).is_file(), f"{page.name} names {ref}, which does not exist"
+            assert ref in ("./", "", "/") or (STATIC_DIR / ref).is_file(), f"{page.name} names {ref}, which does not exist"
+        assert "js/theme.js" in refs, f"{page.name}: every page follows the chosen theme"
+
+
+def test_every_game_has_a_rules_page_with_a_how_to_play():
+    """rules/<game id>.html for every game of the catalogue, each with the short part the play page shows."""
+    import engine
+
+    for entry in engine.catalog().games:
+        page = STATIC_DIR / "rules" / f"{entry.id}.html"
+        assert page.is_file(), f"no rules page for {entry.id}"
+        assert 'id="how-to-play"' in page.read_text(), f"{page.name} has no How to play part"
 
 
 def test_every_relative_import_resolves():

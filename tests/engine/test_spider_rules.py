@@ -272,16 +272,17 @@ def test_move_count_counts_the_final_line_and_undos_separately():
     assert (state.moves, state.undos) == (1, 2)
 
 
-def test_view_shows_columns_stock_count_and_cleared_cards_only():
+def test_view_shows_columns_stock_count_and_each_cleared_run_king_on_top():
     state = state_of(board([f"3c 4d / {run_text('s', 13, 2)}", "5h / As", "Kd"] + ["Kc"] * 7,
                            stock="2c 3c 4c 5c 6c 7c 8c 9c 10c Jc"))
     after, _ = play_ok(MoveIntent("t1", "t0"), state)
     view = engine.player_view(after)
-    assert [pile.id for pile in view.piles] == [f"t{i}" for i in range(10)] + ["stock", "cleared"]
+    assert [pile.id for pile in view.piles] == [f"t{i}" for i in range(10)] + ["stock", "c0"]
     assert [pile.kind for pile in view.piles] == ["tableau"] * 10 + ["stock", "cleared"]
     stock, cleared = view.piles[10], view.piles[11]
     assert (stock.down, stock.cards) == (10, ())
-    assert (cleared.down, ranks_of(cleared.cards)) == (0, run_text("s").split())
+    assert (cleared.down, ranks_of(cleared.cards)) == (0, run_text("s").split()[::-1])  # Ace first, King on top
+    assert view.notes == ("1 deal left", "1 of 8 runs cleared")
     assert view.piles[0].down == 1 and ranks_of(view.piles[0].cards) == ["4d"]
     assert view.info == {"deals_left": 1, "cleared_runs": 1}
     hidden = engine.hidden_cards(after)

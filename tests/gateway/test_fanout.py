@@ -12,24 +12,7 @@ from services.gateway.fanout import Fanout, LocalSockets
 from services.gateway.pubsub_link import PubSubLink
 from services.store.keys import updates_channel
 from tests.fixtures.redis import unique_id
-
-
-class Sink:
-    def __init__(self) -> None:
-        self.got: list[tuple[int, bytes]] = []
-
-    def push(self, version: int, frame: bytes) -> None:
-        self.got.append((version, frame))
-
-
-
-
-async def eventually(check, tries: int = 500) -> bool:
-    for _ in range(tries):
-        if check():
-            return True
-        await asyncio.sleep(0.01)
-    return check()
+from tests.gateway.fanout_sinks import Sink, eventually
 
 
 def fanout_on(redis_url: str) -> Fanout:

@@ -18,6 +18,29 @@ def test_health_ready_and_schema(http):
     assert http.get("/schema/openapi.json").json()["info"]["title"] == "Patience Arena"
 
 
+def test_schema_viewer_is_served_from_here(http):
+    """/schema names only this server's files (Swagger UI from its package): it works without internet."""
+    import re
+
+    page = http.get("/schema")
+    assert page.status_code == 200 and "SwaggerUIBundle" in page.text
+    refs = re.findall(r"""(?:src|href)=["']([^"']+)["']""", page.text)
+    assert refs and all(ref.startswith("/") or ref.startswith("data:") for ref in refs), refs
+    for ref in refs:
+        if ref.startswith("/"):
+            assert http.get(ref).status_code == 200, ref
+
+
+def test_an_unknown_page_gets_the_html_page_and_an_unknown_api_url_json(http):
+    page = http.get("/old/bookmark")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "not in the deck" in page.text
+    for url in ("/api/nothing", "/schema-viewer/nothing.js", "/ws/nothing"):
+        answer = http.get(url)
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found", url
+    assert http.post("/old/bookmark").json()["code"] in ("not_found", "method_not_allowed"), "only a GET is a page"
+
+
 def test_catalog_is_the_engines_catalogue_needs_no_token_and_is_in_the_openapi_schema(http):
     response = http.get("/api/catalog")
     assert response.status_code == 200

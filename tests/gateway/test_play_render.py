@@ -76,7 +76,8 @@ def test_elapsed_text():
 
 def test_status_line_names_status_moves_version_time_and_the_game_counters():
     view = wire_view(engine.initial_state("wish", {}, 1))
-    assert status_line(view, 0, 61_234) == "in progress · moves 0 · version 0 · time 1:01 · cards left 32"
+    assert status_line(view, 0, 61_234) == "in progress · moves 0 · version 0 · time 1:01 · 32 cards left"
+    view["notes"] = []  # a server without the engine's words: its counters are shown as they come
     view["info"] = {"cast_open": True, "luck_open": False, "redeals_left": None, "stock_count": 3}
     assert status_line(view, 7, None).endswith("time -:-- · cast open · stock count 3")
 

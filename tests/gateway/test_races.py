@@ -4,6 +4,7 @@ room socket, and every cheat the issue lists tried over the wire and refused."""
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 import msgspec
@@ -123,12 +124,53 @@ def test_a_race_over_http_and_the_race_socket_with_every_cheat_refused(guests, s
     assert all(r["provisional"] == (r["races"] < 10) and r["sigma"] > 0 for r in rows)
     status, missing, _ = api(spectator, "GET", "/api/ratings/chess")
     assert status == 404
+    # What the race changed, per racer in finishing order (rated a moment after the results are final).
+    changed = _rated(spectator, race_id)
+    assert [c["player"] for c in changed["changes"]] == [s["player"] for s in final["standings"]]
+    by_player = {r["player"]: r for r in rows}
+    assert all(c["first_race"] and c["after"] == by_player[c["player"]]["rating"] for c in changed["changes"])
+    assert changed["changes"][0]["after"] > changed["changes"][0]["before"]
     # The rematch: one click, the same seats, a new deal.
     status, again, _ = api(third, "POST", f"/api/races/{race_id}/rematch")
     assert status == 201 and again["rematch_of"] == race_id and len(again["racers"]) == 3
     assert api(host, "POST", f"/api/races/{race_id}/rematch")[1]["race_id"] == again["race_id"]
     watch.close()
     mine.close()
+
+
+def _rated(client: Client, race_id: str) -> dict:
+    for _ in range(100):
+        status, body, _ = api(client, "GET", f"/api/races/{race_id}/ratings")
+        assert status == 200, body
+        if body["rated"]:
+            return body
+        assert body["changes"] == []
+        time.sleep(0.1)
+    raise AssertionError("the race was never rated")
+
+
+def test_the_race_menu_the_join_link_and_the_server_clock(guests):
+    host = guests()
+    status, menu, _ = api(host, "GET", "/api/races/catalogue")
+    assert status == 200 and (menu["min_seats"], menu["max_seats"]) == (2, 8)
+    assert host.http.get("/api/races/catalogue").json() == menu  # a menu: no token needed
+    assert {"game": "wish", "variant": {"mode": "standard"}, "variant_text": "mode=standard", "title": "The Wish"} in menu["games"]
+    entry = next(g for g in menu["games"] if g["game"] == "spider" and g["variant"]["suits"] == 2)
+    status, view, _ = api(host, "POST", "/api/races", json={"game": entry["game"], "variant": entry["variant"], "seats": 2})
+    assert status == 201
+    # The join link opens the web client's race page on the code; anything but letters stays out of the URL.
+    link = host.http.get(view["join_path"], follow_redirects=False)
+    assert link.status_code == 302 and link.headers["location"] == f"/race.html#/join/{view['code']}"
+    odd = host.http.get("/race/AB%22%3Cx%3E", follow_redirects=False)
+    assert odd.headers["location"] == "/race.html#/join/ABx"
+    status, unrated, _ = api(host, "GET", f"/api/races/{view['race_id']}/ratings")
+    assert status == 200 and unrated["rated"] is False and unrated["changes"] == []
+    assert api(host, "GET", "/api/races/no-such-race/ratings")[0] == 404
+    watch = RaceWatch(host, view["race_id"])  # the snapshot tells the server's clock (a countdown runs on it)
+    snapshot = watch.recv()
+    assert snapshot["type"] == "s2c.race_snapshot" and snapshot["now_ms"] >= view["created_at_ms"]
+    watch.close()
+    assert api(host, "POST", f"/api/races/{view['race_id']}/leave")[0] == 200
 
 
 def _games_in_log(redis, race_id: str) -> dict[str, str]:
@@ -163,3 +205,18 @@ def test_the_race_socket_takes_a_ticket_once_and_never_a_token(guests):
         assert json.loads(first.recv(timeout=10))["role"] == "racer"
         assert refused(f"{url}?ticket={ticket}") == ("bad_ticket", 4401)  # one use: a copied ticket is dead
     assert api(host, "POST", f"/api/races/{view['race_id']}/leave")[0] == 200
+
+
+def test_races_are_counted_in_the_metrics_by_event(guests, race_server):
+    from tests.gateway.test_metrics import scrape, value
+
+    with httpx.Client(base_url=race_server.url, timeout=10) as http:
+        before = scrape(http)
+        host = guests()
+        status, view, _ = api(host, "POST", "/api/races", json=WISH)
+        assert status == 201
+        assert api(host, "POST", f"/api/races/{view['race_id']}/leave")[0] == 200  # the last one out ends it
+        after = scrape(http)
+    for kind, moved in (("race_created", 1), ("racer_left", 1), ("race_ended", 1), ("race_started", 0)):
+        delta = value(after, "arena_race_events_total", type=kind) - value(before, "arena_race_events_total", type=kind)
+        assert delta == moved, (kind, delta)

@@ -128,5 +128,7 @@ def test_verify_names_the_reason(won_game):
 def test_export_of_a_game_not_yet_public_is_a_clear_error(gateway, http, audit):
     bob = Client.guest(gateway.url, http, audit)
     created = bob.create("wish", WISH_OPEN)
+    while bob.summary(created["id"])["status"] != "in_progress":  # a deal lost as dealt is over, so public
+        created = bob.create("wish", WISH_OPEN)
     result = arena("export", created["id"], "--server", gateway.url)
     assert result.returncode == 1 and "not_public_yet" in result.stderr

@@ -135,6 +135,8 @@ async def test_a_daily_before_its_close_serves_no_card_to_anyone(gateway, redis_
 
 def test_a_busy_server_says_come_back_later(alice, http, monkeypatch):
     created = alice.create("wish", WISH_OPEN)
+    while alice.summary(created["id"])["status"] != "in_progress":  # a deal lost as dealt cannot resign
+        created = alice.create("wish", WISH_OPEN)
     play(alice, created["id"], [{"type": "resign"}])
     monkeypatch.setattr(replay_views, "MAX_WAITING", 0)  # the gateway runs in this process: no room at all
     busy = http.get(f"/api/games/{created['id']}/replay/views")

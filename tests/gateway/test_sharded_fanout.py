@@ -19,29 +19,12 @@ from services.store.keys import (
     board_channel, daily_board_key, log_key, race_channel, race_presence_key, racer_channel, updates_channel,
 )
 from tests.fixtures.redis import unique_id
+from tests.gateway.fanout_sinks import Sink, eventually
 from tests.gateway.client import Audit, Client
 from tests.gateway.conftest import SECRET
 from tests.support.processes import ServeProcess
 
 pytestmark = pytest.mark.integration
-
-
-class Sink:
-    outbox = None
-
-    def __init__(self) -> None:
-        self.got: list[tuple[int, bytes]] = []
-
-    def push(self, version: int, frame: bytes) -> None:
-        self.got.append((version, frame))
-
-
-async def eventually(check, tries: int = 500) -> bool:
-    for _ in range(tries):
-        if check():
-            return True
-        await asyncio.sleep(0.01)
-    return check()
 
 
 def publish_calls(cluster_url: str) -> dict[str, tuple[int, int]]:

@@ -39,7 +39,7 @@ def test_unknown_game_gets_an_error(alice):
 
 def test_snapshot_and_update_frames_carry_the_service_snapshot_whole(alice):
     game_id, sock, snapshot = open_game(alice)
-    fields = {"game_id", "version", "view", "elapsed_ms", "seed", "deal"}
+    fields = {"game_id", "version", "view", "elapsed_ms", "seed", "deal", "deal_number"}
     assert set(snapshot) == {"type", "role", "snapshot"} and set(snapshot["snapshot"]) == fields
     assert snapshot["snapshot"]["game_id"] == game_id and snapshot["snapshot"]["version"] == 0
     # The mover's one frame per move: the acceptance, carrying the snapshot after the move.

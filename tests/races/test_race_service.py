@@ -13,7 +13,7 @@ from services.store.envelope import ENTRY_FIELD, decode_event, encode_event, log
 from services.games.model import NOT_PUBLIC_YET, NOT_STARTED
 from services.races.commands import check_settings
 from services.races.deal import choose_deal
-from services.races.ratings import board_of, rebuild_ratings
+from services.races.ratings import board_of, fresh, rated_race_of, rebuild_ratings
 from tests.races.conftest import players
 
 pytestmark = pytest.mark.integration
@@ -67,11 +67,17 @@ async def test_a_race_from_lobby_to_final_results_ratings_and_a_rematch(stack, p
     mine = {row.player: row for row in rows if row.player in racers}
     assert mine[a].rating > mine[b].rating > mine[c].rating and all(row.provisional for row in mine.values())
     assert mine[a].races == 1 and mine[a].sigma < 25 / 3
+    # What the race changed, per racer in the order of the standings (the results page shows it).
+    changed = await stack.races.ratings.race_ratings(rated_race_of(await stack.races.load(race_id)))
+    assert changed.rated and [ch.player for ch in changed.changes] == [a, b, c]
+    assert all(ch.first_race and ch.before == fresh().ordinal and ch.after == mine[ch.player].rating for ch in changed.changes)
+    assert changed.changes[0].after > changed.changes[0].before > changed.changes[2].after
     # Ratings are a projection of the race logs: rebuilt from nothing, the same numbers.
     before = {p: (r.mu, r.sigma, r.races) for p, r in mine.items()}
     await rebuild_ratings(stack.races.store, stack.races.ratings)
     after = {r.player: (r.mu, r.sigma, r.races) for r in await stack.races.ratings.leaderboard(board, 10_000) if r.player in racers}
     assert after == before
+    assert await stack.races.ratings.race_ratings(rated_race_of(await stack.races.load(race_id))) == changed
     # Secrets: no frame sent during the race carried the seed (it went out only with the end).
     seed = str((await stack.races.load(race_id)).created.sealed.seed)
     ended_at = next(i for i, f in enumerate(stack.feed.frames) if b'"status":"ended"' in f)

@@ -82,7 +82,7 @@ export function identity() {
   return pending;
 }
 
-async function request(method, path, body, retried = false) {
+export async function request(method, path, body, retried = false) {
   const { token } = await identity();
   const headers = { Authorization: `Bearer ${token}` };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -106,6 +106,8 @@ async function request(method, path, body, retried = false) {
 export const createGame = (game, variant, seed = null) => request("POST", "/api/games", { game, variant, seed });
 export const myGames = () => request("GET", "/api/games");
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
+/** "Play this deal again": a new practice game on the deal of one of my games (refused for a daily still secret). */
+export const playAgain = (id) => request("POST", `/api/games/${encodeURIComponent(id)}/again`);
 /** A hint for the position at `version` (practice games only; the game is then marked assisted). */
 export const askHint = (id, version) => request("POST", `/api/games/${encodeURIComponent(id)}/hint`, { version });
 

@@ -11,6 +11,7 @@ import { escapeHtml } from "./html.js";
 import { sentence, toast } from "./notice.js";
 import { openPlayPage } from "./play.js";
 import { formatTime } from "./render.js";
+import { mountSoundToggle } from "./sound.js";
 
 const app = document.getElementById("app");
 let leavePage = () => {};
@@ -19,8 +20,9 @@ export { toast };
 
 export function setConnection(status) {
   const el = document.getElementById("connection");
-  const text = { idle: "Not connected", connecting: "Connecting…", online: "Connected",
-    reconnecting: "Reconnecting…", failed: "Disconnected" }[status] ?? status;
+  // Only the play page holds a live connection: elsewhere ("idle") the indicator shows nothing at all.
+  const text = { idle: "", connecting: "Connecting…", online: "Connected",
+    reconnecting: "Offline — connecting…", failed: "Not connected to this game" }[status] ?? status;
   el.dataset.connection = status;
   el.querySelector(".text").textContent = text;
 }
@@ -58,6 +60,7 @@ function summaryItem(summary) {
     ?? summary.status;
   const time = summary.elapsed_ms == null ? "" : ` · ${formatTime(summary.elapsed_ms)}`;
   const variant = escapeHtml(presetTitle(summary.game, summary.variant));
+  const deal = summary.deal_number == null ? "" : ` · deal ${escapeHtml(summary.deal_number)}`;
   const kind = summary.kind && summary.kind !== "casual" ? `<span class="badge kind">${escapeHtml(summary.kind)}</span>` : "";
   // The server sends the seed exactly when the deal may be public: then the replay is too.
   const replay = summary.seed == null ? "" : `<a class="replay-link" href="replay.html?game=${encodeURIComponent(summary.id)}"
@@ -65,7 +68,7 @@ function summaryItem(summary) {
   return `<li><a href="#/play/${encodeURIComponent(summary.id)}" data-game-link="${escapeHtml(summary.id)}">
     <strong>${escapeHtml(gameInfo(summary.game).title)}</strong> <span class="variant">${variant}</span>
     <span class="badge status-${escapeHtml(summary.status)}">${escapeHtml(status)}</span>${kind}
-    <span class="meta">${escapeHtml(summary.moves)} moves${time} · ${when}</span></a>${replay}</li>`;
+    <span class="meta">${escapeHtml(summary.moves)} moves${time}${deal} · ${when}</span></a>${replay}</li>`;
 }
 
 async function showStartPage(current) {
@@ -156,6 +159,7 @@ async function route() {
 }
 
 installCardSprite();
+mountSoundToggle(); // the game pages' sound effects: the toggle stays in the top bar on every route
 window.addEventListener("hashchange", route);
 // After a sign-up, sign-in or sign-out the page is drawn again for the player it now is.
 mountAccount({ onChange: () => route() });

@@ -9,6 +9,7 @@ import {
   challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, leaderboardHref,
   mineText, resultText, revealedHtml, serverClock, shortCommitment, startCountdowns,
 } from "./challenge.js";
+import { ghostButtonHtml, installGhostButtons } from "./ghost.js";
 import { escapeHtml } from "./html.js";
 import { sentence, toast } from "./notice.js";
 
@@ -18,7 +19,7 @@ const PODIUM = 3;
 
 const playing = (mine) => mine?.status === "playing" || mine?.status === "guest_playing";
 
-function actionsHtml({ challenge: info, mine }) {
+function actionsHtml({ challenge: info, mine, counts: c }) {
   const over = Boolean(mine?.game_id) && !playing(mine);
   const of = escapeHtml(`${challengeTitle(info)} (${challengePreset(info)}), ${dayLabel(info.date)}`);
   const button = (action, label, primary) => `<button type="button" ${primary ? 'class="primary"' : ""}
@@ -27,7 +28,7 @@ function actionsHtml({ challenge: info, mine }) {
   if (playing(mine) && info.status !== "final") main = button("play", "Continue", true);
   else if (!mine?.game_id && info.status === "open") main = button("play", "Play", true);
   else if (over || info.status === "final") main = button("practice", "Practice", false);
-  return `<div class="daily-actions">${main}
+  return `<div class="daily-actions">${main}${ghostButtonHtml(info, c)}
     <a class="button-link" href="${leaderboardHref(info.challenge)}" aria-label="Leaderboard of ${of}">Leaderboard</a></div>`;
 }
 
@@ -183,6 +184,7 @@ export function mountDailyHub(section) {
     poll = setTimeout(load, checking ? POLL_CHECKING_MS : POLL_MS);
   };
   installCopy(section);
+  installGhostButtons(section);
   section.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-daily]");
     if (!button) return;

@@ -42,7 +42,12 @@ export function activate(ctx, pileId, { depth = null, card = null } = {}) {
     return;
   }
   select(ctx, null);
-  ctx.announce("No move from there.");
+  refuse(ctx, "No move from there.");
+}
+
+/** A refused click or drop: the page's feedback (a shake and the words) when it has one, else spoken. */
+function refuse(ctx, text) {
+  (ctx.refuse ?? ctx.announce)(text);
 }
 
 function describeTargets(ctx) {
@@ -151,8 +156,10 @@ function attachDrag(ctx, board) {
     // Only a pile of this board: the revealed deal's board below has piles of the same names.
     const target = under && board.contains(under) ? under.closest("[data-pile]")?.dataset.pile : undefined;
     const intent = target && intentFor(ctx.state.view, ctx.state.selection, target);
+    const from = ctx.state.selection?.pile;
     if (intent) ctx.send(intent);
     else select(ctx, null);
+    if (!intent && target && target !== from) refuse(ctx, `That cannot go on ${pileName(ctx.state.view, target)}.`);
   });
   // Double clicks are counted here, not by "dblclick": the first click re-renders the board, and
   // the browser only reports a dblclick when both clicks land on the same element.

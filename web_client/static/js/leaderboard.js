@@ -9,6 +9,7 @@ import {
   resultText, revealedHtml, serverClock, startCountdowns,
 } from "./challenge.js";
 import { loadCatalog } from "./games.js";
+import { ghostButtonHtml, installGhostButtons } from "./ghost.js";
 import { escapeHtml } from "./html.js";
 import { sentence } from "./notice.js";
 import { formatTime } from "./render.js";
@@ -26,7 +27,7 @@ const pageHref = (at) => `leaderboard.html?challenge=${encodeURIComponent(key)}$
   params.has("limit") ? `&limit=${limit}` : ""}`;
 const finishedAt = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
 
-function row({ rank, entry }, me, extraClass = "") {
+function row({ rank, entry }, me, extraClass = "", replay = false) {
   const mine = entry.player === me;
   return `<tr class="${mine ? "mine" : ""} ${extraClass}" ${mine ? 'aria-current="true"' : ""} data-player="${escapeHtml(entry.player)}">
     <td data-label="Rank" class="rank">${escapeHtml(rank)}</td>
@@ -34,6 +35,8 @@ function row({ rank, entry }, me, extraClass = "") {
     <td data-label="Moves">${escapeHtml(entry.moves)}</td>
     <td data-label="Time">${escapeHtml(formatTime(entry.time_ms))}</td>
     <td data-label="Finished" class="finished">${escapeHtml(finishedAt(entry.finished_at_ms))} UTC</td>
+    ${replay ? `<td data-label="Replay"><a href="replay.html?game=${encodeURIComponent(entry.game_id)}"
+      data-replay-link="${escapeHtml(entry.game_id)}">Replay</a></td>` : ""}
   </tr>`;
 }
 
@@ -49,6 +52,7 @@ function standingHtml(board, me) {
 
 function tableHtml(board, me) {
   const { rows, total } = board.page;
+  const final = board.challenge.status === "final"; // every attempt's replay is public from the reveal on
   const pending = board.mine?.status === "pending" && board.mine.entry
     ? row({ rank: "checking", entry: board.mine.entry }, me, "checking") : "";
   if (!rows.length && !pending) return '<p class="hint">No verified win yet.</p>';
@@ -56,8 +60,9 @@ function tableHtml(board, me) {
   const last = offset + rows.length;
   return `<table class="leaderboard">
       <caption>Verified wins ${first}–${last} of ${total}${board.page.final ? " (final)" : ""}</caption>
-      <thead><tr><th>Rank</th><th>Player</th><th>Moves</th><th>Time</th><th class="finished">Finished</th></tr></thead>
-      <tbody>${rows.map((r) => row(r, me)).join("")}</tbody>
+      <thead><tr><th>Rank</th><th>Player</th><th>Moves</th><th>Time</th><th class="finished">Finished</th>${
+        final ? "<th>Replay</th>" : ""}</tr></thead>
+      <tbody>${rows.map((r) => row(r, me, "", final)).join("")}</tbody>
       ${pending ? `<tbody class="pending">${pending}</tbody>` : ""}
     </table>
     <nav class="pager" aria-label="Leaderboard pages">
@@ -85,6 +90,7 @@ function render(board, me, now) {
       ${standingHtml(board, me)}
       ${countsHtml(board.counts)}
       ${tableHtml(board, me)}
+      ${ghostButtonHtml(info, board.counts)}
       ${commitmentHtml(info.commitment)}
       ${revealedHtml(info)}
       <p><a href="./">Back to today's challenges</a></p>
@@ -123,5 +129,6 @@ async function load() {
 }
 
 installCopy(app);
+installGhostButtons(app);
 mountAccount({ onChange: load });
 load();

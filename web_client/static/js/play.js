@@ -1,18 +1,22 @@
 // The play page: status line, action buttons, the board, the end-of-game dialog, and the glue
 // between the socket (server state) and rendering/input.
 
-import { ApiError, getGame, identity, socketUrl } from "./api.js";
+import { confirmAbandon } from "./abandon.js";
+import { ApiError, getGame, identity, playAgain, socketUrl } from "./api.js";
 import { renderDeal } from "./deal.js";
+import { glide, refuse, soundFor } from "./feedback.js";
 import { gameInfo, loadCatalog } from "./games.js";
+import { mountGhost } from "./ghost.js";
 import { HINT_BUTTON, HINT_LINE, HINT_PARTS, hintsOffered, renderHint, requestHint } from "./hint.js";
 import { escapeHtml } from "./html.js";
 import { attachInput } from "./input.js";
 import { formatTime, renderBoard, renderClock, renderStatus } from "./render.js";
+import { howToPlay } from "./rules.js";
 import { GameLink } from "./socket.js";
-import { ACTION_TYPES, canPlay, createState, legalAction } from "./state.js";
+import { ACTION_TYPES, actionOf, canPlay, createState, legalAction } from "./state.js";
 
-const ACTION_LABELS = { deal: "Deal", recycle: "Recycle", cast: "Cast", undo: "Undo", resign: "Resign" };
-const ACTION_KEYS = { d: "deal", r: "recycle", c: "cast", u: "undo" };
+const ACTION_LABELS = { deal: "Deal", recycle: "Recycle", cast: "Cast", undo: "Undo", finish: "Finish", resign: "Resign" };
+const ACTION_KEYS = { d: "deal", r: "recycle", c: "cast", u: "undo", f: "finish" };
 
 const SHORTCUTS = `
   <details class="panel help"><summary>Keyboard shortcuts</summary>
@@ -23,6 +27,7 @@ const SHORTCUTS = `
       <dt>Esc</dt><dd>clear the selection</dd>
       <dt>D</dt><dd>deal / draw from the stock</dd><dt>R</dt><dd>recycle the waste</dd>
       <dt>C</dt><dd>cast a spell</dd><dt>U or Ctrl+Z</dt><dd>undo</dd>
+      <dt>F</dt><dd>finish: play the rest at once, when it needs no choice</dd>
       <dt>H</dt><dd>a hint (practice games only; the game is then marked assisted)</dd>
     </dl>
     <p>Mouse: click a card then a highlighted pile, or drag it there; double-click sends a card to a foundation.</p>
@@ -40,7 +45,8 @@ function skeleton(app, gameTitle) {
           <span data-status="info"></span><span data-status="role" class="role"></span> ${HINT_PARTS}
         </p>
         <div class="actions" role="toolbar" aria-label="Game actions">
-          ${ACTION_TYPES.map((type) => `<button type="button" data-action="${type}" hidden>${ACTION_LABELS[type]}</button>`).join("")}
+          ${ACTION_TYPES.map((type) => `<button type="button" data-action="${type}" aria-describedby="why-${type}" hidden>${ACTION_LABELS[type]}</button>
+            <span id="why-${type}" class="visually-hidden" data-why="${type}"></span>`).join("")}
           ${HINT_BUTTON}
         </div>
       </div>
@@ -68,17 +74,23 @@ function announce(text) {
 }
 
 /**
- * Which buttons show (the game's menu, or any action the server lists) and which are enabled:
- * exactly those whose action is in view.legal. The server lists undo and resign whenever they are
- * allowed (undo in a lost game that can still undo, never resign once a game is over), so no status is read here.
+ * Which buttons show and which are enabled, both from the server's view.actions: a button shows
+ * when the game has that action now, is enabled exactly when the server says it is available, and
+ * otherwise carries the server's reason as its tooltip and accessible description. No rule and no
+ * status is read here: the engine says why Deal, Cast or Resign is refused.
  */
-function renderActions(toolbar, state, game) {
+function renderActions(toolbar, state) {
   const view = state.view;
   for (const button of toolbar.querySelectorAll("[data-action]")) {
     const type = button.dataset.action;
-    const listed = legalAction(view, type) !== null;
-    button.hidden = !(type === "resign" || game.actions.includes(type) || listed) || state.role === "spectator";
-    button.disabled = !listed || !canPlay(state);
+    const action = actionOf(view, type);
+    const why = toolbar.querySelector(`[data-why="${type}"]`);
+    button.hidden = action === null || state.role === "spectator";
+    button.disabled = !action?.available || !canPlay(state);
+    const reason = action && !action.available ? action.reason : "";
+    if (reason) button.title = reason;
+    else button.removeAttribute("title");
+    why.textContent = reason ? `Not available: ${reason}` : "";
     if (type === "resign" && button.dataset.confirm) button.textContent = "Really resign?";
     else button.textContent = ACTION_LABELS[type];
   }
@@ -98,6 +110,8 @@ function showEndDialog(state) {
   dialog.querySelector("#end-title").textContent = title;
   dialog.querySelector("#end-text").textContent = text(view, formatTime(state.elapsedMs));
   dialog.querySelector("[data-end-action=undo]").hidden = legalAction(view, "undo") === null;
+  // The server names the deal exactly when it may be played again (never a daily's before its reveal).
+  dialog.querySelector("[data-end-action=retry]").hidden = state.dealNumber === null || state.role !== "player";
   const replay = dialog.querySelector(".end-replay"); // public once the server reveals the deal number
   replay.hidden = state.seed === null;
   replay.href = `replay.html?game=${encodeURIComponent(state.gameId)}`;
@@ -120,14 +134,15 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   if (!current()) return () => {}; // the player went elsewhere while the game loaded
   const game = gameInfo(summary.game);
   const parts = skeleton(app, game.title);
+  howToPlay(app.querySelector(".play"), summary.game);
   const state = createState(gameId);
   state.assisted = summary.assisted === true;
   const offered = hintsOffered(summary);
   let shownEnd = null;
   const render = () => {
-    renderBoard(parts.board, state);
+    glide(parts.board, () => renderBoard(parts.board, state));
     renderStatus(parts.status, state);
-    renderActions(parts.actions, state, game);
+    renderActions(parts.actions, state);
     renderDeal(parts.deal, state);
     renderHint(parts, state, offered);
   };
@@ -137,18 +152,25 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
       render();
       const status = state.view?.status;
       const ended = status && status !== "in_progress" && state.role === "player";
+      soundFor(reason, null);
       if (ended && shownEnd !== `${status}:${state.version}` && reason !== "pending") {
         shownEnd = `${status}:${state.version}`;
+        soundFor(null, status);
         showEndDialog(state);
       }
     },
-    onNotice: (text, kind) => { toast(text, kind); announce(text); },
+    onNotice: (text, kind) => {
+      toast(text, kind);
+      announce(text);
+      if (kind === "error") refuse(parts.board);
+    },
     onConnection: setConnection,
   });
   const ctx = {
     state,
     render,
     announce,
+    refuse: (text) => { announce(text); refuse(parts.board, text); },
     send: (intent) => {
       if (!link.sendMove(intent)) announce("Wait: the last move is still on its way.");
     },
@@ -156,8 +178,8 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   attachInput(ctx, parts.board);
 
   const act = (type) => {
-    const intent = legalAction(state.view, type);
-    if (!canPlay(state) || !intent) return; // only what the server lists now
+    if (!canPlay(state) || !actionOf(state.view, type)?.available) return; // only what the server offers now
+    const intent = legalAction(state.view, type) ?? { type }; // finish is many moves: offered, never in legal
     if (type === "resign") {
       const button = parts.actions.querySelector("[data-action=resign]");
       if (!button.dataset.confirm) { // a second press within 4 s confirms
@@ -212,6 +234,16 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
     dialog.close();
     if (action === "undo") act("undo");
     if (action === "start") location.hash = "#/";
+    if (action === "retry") {
+      try {
+        // This game is over, but another (another tab's) may be unfinished: a new practice game resigns it.
+        if (!(await confirmAbandon(`this deal of ${game.title} again`))) return;
+        const again = await playAgain(gameId);
+        location.hash = `#/play/${again.id}`;
+      } catch (error) {
+        toast(error.message, "error");
+      }
+    }
     if (action === "again") {
       try {
         await startGame(summary.game, state.view?.variant ?? summary.variant);
@@ -234,8 +266,10 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   window.arena = { state, link };
   render();
   link.open();
+  const leaveGhost = mountGhost(app, summary, state); // a ghost race: the ghost's panel (ghost.js)
 
   return () => {
+    leaveGhost();
     link.close();
     clearInterval(clock);
     document.removeEventListener("keydown", onKey);

@@ -3,10 +3,11 @@
 // The same renderer draws a revealed deal (every card face up, the stock's cards in order).
 
 import { backElement, cardLabel, faceElement } from "./cards.js";
+import { boardGeometry } from "./layout.js";
 import { elapsedNow, isSource, legalAction, targetsOf } from "./state.js";
 
 const TOP_KINDS = ["stock", "waste", "foundation", "cleared"];
-const KIND_NAMES = { tableau: "pile", foundation: "foundation", stock: "stock", waste: "waste", cleared: "cleared runs" };
+const KIND_NAMES = { tableau: "pile", foundation: "foundation", stock: "stock", waste: "waste", cleared: "cleared run" };
 
 export function formatTime(ms) {
   const total = Math.floor(ms / 1000);
@@ -20,7 +21,7 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "pile 3, 2 face-down cards, Queen of hearts on top" — what a screen reader says for a pile. */
 export function pileLabel(pile, number, revealed = false) {
-  const name = pile.kind === "stock" || pile.kind === "waste" || pile.kind === "cleared"
+  const name = pile.kind === "stock" || pile.kind === "waste"
     ? KIND_NAMES[pile.kind] : `${KIND_NAMES[pile.kind] ?? pile.kind} ${number}`;
   const parts = [name];
   const total = pile.down + pile.cards.length;
@@ -38,13 +39,6 @@ export function pileLabel(pile, number, revealed = false) {
   }
   if (pile.kind !== "tableau") parts.push(plural(total, "card"));
   return parts.join(", ");
-}
-
-/** Card width from the number of columns the widest row needs and the board's width. */
-function cardWidth(boardWidth, columns) {
-  const gap = 0.16;
-  const width = boardWidth / (columns + (columns + 1) * gap);
-  return Math.max(34, Math.min(104, Math.floor(width)));
 }
 
 function pileElement(pile, number, state, targets, revealed) {
@@ -112,7 +106,7 @@ function stackPile(el, pile, cw, ch, selection, canRecycle, revealed) {
     if (selection?.pile === pile.id && i === shown.length - 1) face.classList.add("selected");
     el.append(place(face, pile.kind === "waste" ? i * cw * 0.3 : 0, 0, i + 2));
   });
-  if (total > 1 || (pile.kind === "stock" && total)) {
+  if ((total > 1 && pile.kind !== "cleared") || (pile.kind === "stock" && total)) { // a cleared run is always whole
     const badge = document.createElement("span");
     badge.className = "count";
     badge.setAttribute("aria-hidden", "true");
@@ -175,12 +169,7 @@ export function renderBoard(board, state, { revealed = false, unseen = null } = 
     .sort((a, b) => TOP_KINDS.indexOf(a.kind) - TOP_KINDS.indexOf(b.kind));
   const tableau = view.piles.filter((p) => p.kind === "tableau");
   const others = view.piles.filter((p) => p.kind !== "tableau" && !TOP_KINDS.includes(p.kind));
-  const columns = Math.max(tableau.length, top.length + others.length + 1, 4);
-  const cw = cardWidth(board.clientWidth || window.innerWidth, columns);
-  const ch = Math.round(cw * 1.4);
-  board.style.setProperty("--cw", `${cw}px`);
-  board.style.setProperty("--ch", `${ch}px`);
-  board.style.setProperty("--table-w", `${Math.ceil(columns * cw * 1.16 + cw * 0.16 + 24)}px`);
+  const { cw, ch } = boardGeometry(board, tableau.length, top.length + others.length + 1);
   const targets = state.role === "player" && !revealed ? targetsOf(view, state.selection) : new Set();
   const numbers = {};
   const numberOf = (pile) => (numbers[pile.kind] = (numbers[pile.kind] ?? 0) + 1);
@@ -188,14 +177,15 @@ export function renderBoard(board, state, { revealed = false, unseen = null } = 
   if (top.length + others.length) {
     const row = document.createElement("div");
     row.className = "row top-row";
+    // Foundations and cleared runs as one group at the right: on a phone it wraps below as a whole.
+    const group = document.createElement("div");
+    group.className = "pile-group right-side";
     for (const pile of [...top, ...others]) {
       const el = pileElement(pile, numberOf(pile), state, targets, revealed);
-      const rightSide = pile.kind === "foundation" || pile.kind === "cleared";
-      if (rightSide && !row.querySelector(".right-side")) el.classList.add("right-side", "first-right");
-      else if (rightSide) el.classList.add("right-side");
       stackPile(el, pile, cw, ch, state.selection, legalAction(view, "recycle") !== null, revealed);
-      row.append(el);
+      (pile.kind === "foundation" || pile.kind === "cleared" ? group : row).append(el);
     }
+    if (group.childElementCount) row.append(group);
     board.append(row);
     const stock = top.find((p) => p.kind === "stock");
     if (stock?.cards.length) board.append(revealed ? stockTray(stock) : luckTray(stock, state));
@@ -231,14 +221,12 @@ export function renderStatus(el, state) {
     return;
   }
   const undos = view.undos ? `, ${plural(view.undos, "undo")}` : "";
-  const info = view.info ?? {};
-  const extras = Object.entries(info)
-    .filter(([, value]) => typeof value === "number" || typeof value === "string")
-    .map(([key, value]) => `${key.replaceAll("_", " ")}: ${value}`);
+  const extras = [...(view.notes ?? [])]; // the engine's own words for the game's state
   el.querySelector("[data-status=state]").textContent = STATUS_TEXT[view.status] ?? view.status;
   el.querySelector("[data-status=moves]").textContent = `${plural(view.moves, "move")}${undos}`;
   el.querySelector("[data-status=time]").textContent = formatTime(elapsedNow(state));
-  if (state.seed !== null && view.status !== "in_progress") extras.push(`deal number ${state.seed}`);
+  const dealNumber = state.dealNumber ?? (view.status !== "in_progress" ? state.seed : null);
+  if (dealNumber !== null) extras.push(`deal number ${dealNumber}`);
   el.querySelector("[data-status=info]").textContent = extras.join(" · ");
   el.querySelector("[data-status=role]").textContent = state.role === "spectator" ? "Watching" : "";
   el.dataset.state = view.status;

@@ -11,7 +11,7 @@ const STATUS_TEXT = { in_progress: "In play", won: "Won", lost: "No moves left",
 
 // Drawn, not font glyphs: not every system font has the media-control symbols.
 const icon = (path) => `<svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="${path}"/></svg>`;
-const ICONS = {
+export const ICONS = {
   first: icon("M3 2h2v12H3zM14 2v12L6 8z"),
   back: icon("M12 2v12L4 8z"),
   forward: icon("M4 2v12l8-6z"),

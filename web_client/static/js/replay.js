@@ -1,5 +1,6 @@
 // The replay page, replay.html?game=<id>&move=<n>: a finished game step by step, every card face up,
 // from GET /api/games/{id}/replay/views (public once the deal may be shown: no token needed).
+// replay.html?race=<id> is its race mode (race-replay.js): a finished race's racers side by side.
 // Controls, keyboard, speed, scrub bar, move list, share link and the solver's review; the board
 // is drawn by render.js like the play page's.
 
@@ -111,6 +112,12 @@ function attach(parts, data, player) {
 }
 
 async function start() {
+  const raceId = new URLSearchParams(location.search).get("race");
+  if (raceId) { // a race's racers side by side: a mode of this page, in a module of its own
+    const { openRaceReplay } = await import("./race-replay.js");
+    await openRaceReplay(root, raceId, { toast, announce, showProblem, share });
+    return;
+  }
   const gameId = new URLSearchParams(location.search).get("game");
   if (!gameId) {
     showProblem("No game named", "Open a replay from “My games” on the start page, or from a shared link.");

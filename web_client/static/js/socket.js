@@ -30,9 +30,9 @@ const HANDLERS = {
     // One frame per move: the acceptance carries the game after it (no s2c.update follows for this
     // socket). A retry of a move this socket showed carries none; should the version still be behind
     // (an older server sends the update after the acceptance), ask if it does not come.
-    const result = receiveView(link.state, msg, false, true);
+    receiveView(link.state, msg, false, true);
     if (msg.version > link.state.version) link.syncSoon();
-    link.changed(result === "applied" ? "update" : "accepted");
+    link.changed("accepted"); // (the new view is drawn with it; "accepted" is what sounds the move)
   },
   "s2c.rejected"(link, msg) {
     settleMove(link.state, msg.move_id);

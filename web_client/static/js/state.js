@@ -2,7 +2,7 @@
 // player's current selection. The view's `legal` list is the only source of what may be played:
 // this module maps legal intents to (source, target) pairs and knows no rules of any game.
 
-export const ACTION_TYPES = ["deal", "recycle", "cast", "undo", "resign"];
+export const ACTION_TYPES = ["deal", "recycle", "cast", "undo", "finish", "resign"];
 
 export function createState(gameId) {
   return {
@@ -11,6 +11,7 @@ export function createState(gameId) {
     version: -1,
     view: null,
     seed: null,
+    dealNumber: null, // the deal's number once the player may know it (a casual game: at once)
     deal: null,
     elapsedMs: 0,
     elapsedAt: 0, // performance.now() when elapsedMs was received: the clock ticks locally from there
@@ -39,6 +40,7 @@ export function receiveView(state, msg, isSnapshot, isAccepted = false) {
   if (isSnapshot && msg.role) state.role = msg.role;
   // Revealed by the server only once the game has ended (won or abandoned), on snapshots and updates.
   state.seed = snapshot.seed ?? null;
+  state.dealNumber = snapshot.deal_number ?? null;
   state.deal = snapshot.deal ?? null;
   state.elapsedMs = snapshot.elapsed_ms ?? 0;
   state.elapsedAt = performance.now();
@@ -89,6 +91,9 @@ export function legalMoves(view) {
 }
 
 export const legalAction = (view, type) => (view?.legal ?? []).find((intent) => intent.type === type) ?? null;
+
+/** The server's word on a button: {type, available, code, reason}, or null when the game has no such action now. */
+export const actionOf = (view, type) => (view?.actions ?? []).find((action) => action.type === type) ?? null;
 
 /** Moves that start at the selection (a pile, optionally a depth or a stock card). */
 export function movesFromSelection(view, selection) {
