@@ -37,7 +37,7 @@ def tickets_for(base_url: str, targets: list[tuple[str, str]], count: int) -> li
     with httpx.Client(base_url=base_url, timeout=60) as http:
         for n in range(count):
             game_id, token = targets[n % len(targets)]
-            got = http.post("/api/tickets", headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+            got = post_until_served(http, "/api/tickets", headers={"Authorization": f"Bearer {token}"})
             out.append((game_id, got.json()["ticket"]))
     return out
 
