@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
-from .search import UNWINNABLE, WINNABLE, SearchResult, depth_first
+from .search import UNKNOWN, WINNABLE, depth_first
+from .spider_best import Search, best_first, interleave, portfolio_for
 from .spider_board import (
     Node, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
 )
@@ -153,21 +154,62 @@ class SpiderSearch:
         return self._build(node, ranked)
 
 
+def _depth_first(root: Node, expand, key, won) -> Search:
+    """engine.solver.search.depth_first as a coroutine of spider_best.interleave (its pass-1 use:
+    running dry proves nothing, so it returns instead of answering unwinnable)."""
+    seen = {key(root)}
+    fresh = 0
+    path: list[tuple] = []
+    stack = [iter(expand(root))]
+    quota = yield 0, None
+    while stack:
+        for steps, child in stack[-1]:
+            child_key = key(child)
+            if child_key in seen:
+                continue
+            seen.add(child_key)
+            fresh += 1
+            path.append(steps)
+            if won(child):
+                yield fresh, [step for part in path for step in part]
+                return 0
+            stack.append(iter(expand(child)))
+            if fresh >= quota:
+                quota = yield fresh, None
+                fresh = 0
+            break
+        else:
+            stack.pop()
+            if path:
+                path.pop()
+    return fresh
+
+
+def _suits(board: SpiderBoard) -> int:
+    return len({card.suit for pile in board.columns for card in pile.cards} | {card.suit for card in board.stock})
+
+
 def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
     cols = [tuple(code_of(card) for card in pile.cards) for pile in board.columns]
     stock = [code_of(card) for card in board.stock]
     deals = tuple(tuple(stock[i : i + len(cols)]) for i in range(0, len(stock), len(cols)))
     root = make_node(cols, [pile.down for pile in board.columns], 0, board.cleared_runs)
     search = SpiderSearch(deals, RUNS_TO_WIN)
-    found = depth_first(root, search.expand_pruned, search.key, search.won, budget)
-    if found.result == UNWINNABLE:
-        first = found.nodes
-        found = depth_first(root, search.expand_complete, search.key, search.won, max(budget - first, 1))
-        found = SearchResult(found.result, found.steps, first + found.nodes)
-    if found.result != WINNABLE:
-        return found.result, (), found.nodes
+    if search.won(root):
+        return WINNABLE, (), 1
+    first = [_depth_first(root, search.expand_pruned, search.key, search.won)]
+    next(first[0])
+    first += [best_first(root, deals, RUNS_TO_WIN, search.key, w) for w in portfolio_for(_suits(board))]
+    won, steps, nodes = interleave(first, budget, 1)
+    if won is False:  # every pass-1 search ran dry: only the complete pass can tell
+        found = depth_first(root, search.expand_complete, search.key, search.won, max(budget - nodes, 1))
+        result, steps, nodes = found.result, list(found.steps), nodes + found.nodes
+    else:
+        result = WINNABLE if won else UNKNOWN
+    if result != WINNABLE:
+        return result, (), nodes
     line = tuple(
         DealIntent() if step == DEAL else MoveIntent(COLUMN_NAMES[step[0]], COLUMN_NAMES[step[1]], step[2])
-        for step in found.steps
+        for step in steps
     )
-    return found.result, line, found.nodes
+    return result, line, nodes
