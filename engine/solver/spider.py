@@ -1,19 +1,24 @@
 """Full-knowledge Spider solver (1, 2 and 4 suits): the face-down cards and the stock are known.
 
-Two passes over one depth-first search (engine.solver.search), each child ordered by a score of
-the position it leads to (spider_board: cleared runs, face-down cards, empty columns, links):
+Two passes, both counted in one budget of search nodes:
 
-1. A pruned pass over macro-moves. A macro-move is a short sequence ending in progress: a run
-   put on its own suit (the whole run, so a link is gained), a card turned over, a column
-   emptied. A move that only shifts a run onto another suit or into an empty column, showing a
-   face-up card, is tried only together with a progress move it enables from that column. Runs
-   are never split, except that the top card alone may fill an empty column before a deal. Single-card moves blow up the
-   state space; these sequences keep it to the moves a strong player considers.
-2. If the pruned pass runs out of moves without a win (it proves nothing, since it skipped
-   moves), a complete pass over every legal move with what is left of the budget. Only this
-   pass may answer unwinnable. Its only reductions are exact: once the stock is empty, columns
-   are interchangeable, so the key sorts them, a run goes only into the first empty column, and a
-   whole column never moves into an empty one.
+1. Searches for a winning line that skip moves, run in turns of a few hundred nodes each
+   (spider_best.interleave), the first to win answering:
+   - a depth-first search over macro-moves, each child ordered by a score of the position it
+     leads to (spider_board: cleared runs, face-down cards, empty columns, links). A macro-move
+     is a short sequence ending in progress: a run put on its own suit (the whole run, so a link
+     is gained), a card turned over, a column emptied. A move that only shifts a run onto another
+     suit or into an empty column, showing a face-up card, is tried only together with a
+     progress move it enables from that column. Runs are never split, except that the top card
+     alone may fill an empty column before a deal. This one wins most one- and two-suit deals in
+     a few hundred nodes;
+   - best-first searches over single moves (spider_best), one per weighting of the deck's suit
+     count, which win where the depth-first search is stuck under an early mistake.
+2. If every pass-1 search runs out of moves without a win (that proves nothing, since they
+   skipped moves), a complete depth-first pass over every legal move with what is left of the
+   budget. Only this pass may answer unwinnable. Its only reductions are exact: once the stock
+   is empty, columns are interchangeable, so the key sorts them, a run goes only into the first
+   empty column, and a whole column never moves into an empty one.
 """
 
 from __future__ import annotations
