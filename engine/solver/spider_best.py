@@ -53,13 +53,14 @@ DOWN_HEAVY = Weights(16, 8, 8, 14, 8, 1, 0, True)  # turning cards first
 SHORT_LINES = Weights(12, 8, 8, 14, 7, 2, 0, True)  # a higher price per move
 BY_RANK = Weights(12, 4, 10, 14, 7, 1, 0, True)  # an off-suit card one rank lower is half a break
 DIGGING = Weights(6, 4, 10, 30, 9, 1, 3, True)  # buried cards and empty columns count most
+BREADTH = Weights(12, 8, 8, 14, 7, 0, 0, False)  # no price per move, the oldest of equals first
 
 # Per number of suits in the deck, the settings that run beside the pruned depth-first pass of
 # spider.py: chosen on seeds 1 to 20 of each suit count, where together they won every one- and
 # two-suit deal (docs/solvers.md gives the figures on other seeds).
 PORTFOLIOS = {
     1: (DOWN_HEAVY, BASE),
-    2: (BASE, SHORT_LINES),
+    2: (BASE, SHORT_LINES, BREADTH, BY_RANK),
     4: (BASE, DIGGING, BY_RANK),
 }
 
