@@ -24,8 +24,8 @@ from ..registry import all_rules, rules_for
 from ..state import IN_PROGRESS, WON, GameState
 from .search import UNKNOWN, UNWINNABLE, WINNABLE
 
-# Nodes a solve may visit when the caller names no budget, per search: enough for nearly every deal,
-# a few seconds at most on one core.
+# Nodes a solve may visit when the caller names no budget, per search: a few seconds at most on one
+# core; enough for nearly every deal, except four-suit Spider (see docs/solvers.md for its share).
 DEFAULT_BUDGETS = {"pairs": 1_000_000, "spider": 200_000, "wading-pool": 1_000_000, "wizard": 200_000}
 
 

@@ -1,26 +1,32 @@
 """Full-knowledge Spider solver (1, 2 and 4 suits): the face-down cards and the stock are known.
 
-Two passes over one depth-first search (engine.solver.search), each child ordered by a score of
-the position it leads to (spider_board: cleared runs, face-down cards, empty columns, links):
+Two passes, both counted in one budget of search nodes:
 
-1. A pruned pass over macro-moves. A macro-move is a short sequence ending in progress: a run
-   put on its own suit (the whole run, so a link is gained), a card turned over, a column
-   emptied. A move that only shifts a run onto another suit or into an empty column, showing a
-   face-up card, is tried only together with a progress move it enables from that column. Runs
-   are never split, except that the top card alone may fill an empty column before a deal. Single-card moves blow up the
-   state space; these sequences keep it to the moves a strong player considers.
-2. If the pruned pass runs out of moves without a win (it proves nothing, since it skipped
-   moves), a complete pass over every legal move with what is left of the budget. Only this
-   pass may answer unwinnable. Its only reductions are exact: once the stock is empty, columns
-   are interchangeable, so the key sorts them, a run goes only into the first empty column, and a
-   whole column never moves into an empty one.
+1. Searches for a winning line that skip moves, run in turns of a few hundred nodes each
+   (spider_best.interleave), the first to win answering:
+   - a depth-first search over macro-moves, each child ordered by a score of the position it
+     leads to (spider_board: cleared runs, face-down cards, empty columns, links). A macro-move
+     is a short sequence ending in progress: a run put on its own suit (the whole run, so a link
+     is gained), a card turned over, a column emptied. A move that only shifts a run onto another
+     suit or into an empty column, showing a face-up card, is tried only together with a
+     progress move it enables from that column. Runs are never split, except that the top card
+     alone may fill an empty column before a deal. This one wins most one- and two-suit deals in
+     a few hundred nodes;
+   - best-first searches over single moves (spider_best), one per weighting of the deck's suit
+     count, which win where the depth-first search is stuck under an early mistake.
+2. If every pass-1 search runs out of moves without a win (that proves nothing, since they
+   skipped moves), a complete depth-first pass over every legal move with what is left of the
+   budget. Only this pass may answer unwinnable. Its only reductions are exact: once the stock
+   is empty, columns are interchangeable, so the key sorts them, a run goes only into the first
+   empty column, and a whole column never moves into an empty one.
 """
 
 from __future__ import annotations
 
 from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
-from .search import UNWINNABLE, WINNABLE, SearchResult, depth_first
+from .search import UNKNOWN, WINNABLE, depth_first
+from .spider_best import Search, best_first, interleave, portfolio_for
 from .spider_board import (
     Node, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
 )
@@ -153,21 +159,62 @@ class SpiderSearch:
         return self._build(node, ranked)
 
 
+def _depth_first(root: Node, expand, key, won) -> Search:
+    """engine.solver.search.depth_first as a coroutine of spider_best.interleave (its pass-1 use:
+    running dry proves nothing, so it returns instead of answering unwinnable)."""
+    seen = {key(root)}
+    fresh = 0
+    path: list[tuple] = []
+    stack = [iter(expand(root))]
+    quota = yield 0, None
+    while stack:
+        for steps, child in stack[-1]:
+            child_key = key(child)
+            if child_key in seen:
+                continue
+            seen.add(child_key)
+            fresh += 1
+            path.append(steps)
+            if won(child):
+                yield fresh, [step for part in path for step in part]
+                return 0
+            stack.append(iter(expand(child)))
+            if fresh >= quota:
+                quota = yield fresh, None
+                fresh = 0
+            break
+        else:
+            stack.pop()
+            if path:
+                path.pop()
+    return fresh
+
+
+def _suits(board: SpiderBoard) -> int:
+    return len({card.suit for pile in board.columns for card in pile.cards} | {card.suit for card in board.stock})
+
+
 def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
     cols = [tuple(code_of(card) for card in pile.cards) for pile in board.columns]
     stock = [code_of(card) for card in board.stock]
     deals = tuple(tuple(stock[i : i + len(cols)]) for i in range(0, len(stock), len(cols)))
     root = make_node(cols, [pile.down for pile in board.columns], 0, board.cleared_runs)
     search = SpiderSearch(deals, RUNS_TO_WIN)
-    found = depth_first(root, search.expand_pruned, search.key, search.won, budget)
-    if found.result == UNWINNABLE:
-        first = found.nodes
-        found = depth_first(root, search.expand_complete, search.key, search.won, max(budget - first, 1))
-        found = SearchResult(found.result, found.steps, first + found.nodes)
-    if found.result != WINNABLE:
-        return found.result, (), found.nodes
+    if search.won(root):
+        return WINNABLE, (), 1
+    first = [_depth_first(root, search.expand_pruned, search.key, search.won)]
+    next(first[0])
+    first += [best_first(root, deals, RUNS_TO_WIN, search.key, w) for w in portfolio_for(_suits(board))]
+    won, steps, nodes = interleave(first, budget, 1)
+    if won is False:  # every pass-1 search ran dry: only the complete pass can tell
+        found = depth_first(root, search.expand_complete, search.key, search.won, max(budget - nodes, 1))
+        result, steps, nodes = found.result, list(found.steps), nodes + found.nodes
+    else:
+        result = WINNABLE if won else UNKNOWN
+    if result != WINNABLE:
+        return result, (), nodes
     line = tuple(
         DealIntent() if step == DEAL else MoveIntent(COLUMN_NAMES[step[0]], COLUMN_NAMES[step[1]], step[2])
-        for step in found.steps
+        for step in steps
     )
-    return found.result, line, found.nodes
+    return result, line, nodes

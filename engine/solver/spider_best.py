@@ -1,0 +1,222 @@
+"""The Spider solver's first pass: best-first searches for a winning line, several at once.
+
+Depth-first search commits to its first choice at every level and, in Spider, spends its whole
+budget under one bad early move. Best-first search keeps every position it has generated in a
+priority queue and always expands the most promising one, wherever it lies in the tree, so one bad
+choice costs only the nodes spent on it. A position's priority is its worth (below) less a little
+per move made, which turns long detours without progress into a cost.
+
+A position's worth is a sum over columns, so a move changes it by the worth of the two columns it
+touches (a deal: all ten). A column is worth less for each face-down card (each must be turned)
+and each break in its face-up part (two cards, one on the other, not in suit: each must be undone
+before a run can clear), and more when it is empty (room to reorganise). A cleared run outweighs
+everything. Cards still in the stock count as breaks to come, so a deal costs little once nothing
+better is left.
+
+Which position looks best is a matter of weights, and the number of nodes a deal needs swings
+widely with small changes of them (one setting wins a deal in 2,000 nodes that another does not
+win in 50,000). So a portfolio of settings runs interleaved, a slice of nodes each in turn, each
+with its own table of positions, and the first to win answers: the cost is the portfolio's size
+times the nodes of the luckiest setting, which is far less than the nodes of a typical one.
+
+Moves tried: a whole run onto any card one rank higher, part of a run onto its own suit, a whole
+run off a card into the first empty column, and a deal. This pass proves nothing when it runs out
+of positions (it skips moves); the complete pass in spider.py does that.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Callable, Generator, Hashable, NamedTuple
+
+from .spider_board import Node, apply_deal, apply_move
+
+DEAL = "deal"
+SLICE = 500  # nodes a setting searches before the next one takes its turn
+
+
+class Weights(NamedTuple):
+    down: int  # per face-down card
+    brk: int  # per break of two face-up cards not in suit, when the upper is one rank lower
+    odd: int  # per break where the upper card is not one rank lower either
+    empty: int  # per empty column
+    stock: int  # per card still in the stock
+    step: int  # per move made (the priority only)
+    dig: int  # per face-down card and face-up sequence above it (buried cards cost more)
+    newest_first: bool  # among equal priorities, the latest generated first (else the oldest)
+
+
+CLEAR = 1000  # per cleared run, whatever the setting
+
+BASE = Weights(12, 8, 8, 14, 7, 1, 0, True)
+DOWN_HEAVY = Weights(16, 8, 8, 14, 8, 1, 0, True)  # turning cards first
+SHORT_LINES = Weights(12, 8, 8, 14, 7, 2, 0, True)  # a higher price per move
+BY_RANK = Weights(12, 4, 10, 14, 7, 1, 0, True)  # an off-suit card one rank lower is half a break
+DIGGING = Weights(6, 4, 10, 30, 9, 1, 3, True)  # buried cards and empty columns count most
+BREADTH = Weights(12, 8, 8, 14, 7, 0, 0, False)  # no price per move, the oldest of equals first
+
+# Per number of suits in the deck, the settings that run beside the pruned depth-first pass of
+# spider.py: chosen on seeds 1 to 20 of each suit count, where together they won every one- and
+# two-suit deal (docs/solvers.md gives the figures on other seeds).
+PORTFOLIOS = {
+    1: (DOWN_HEAVY, BASE),
+    2: (BASE, SHORT_LINES, BREADTH, BY_RANK),
+    4: (BASE, DIGGING, BY_RANK),
+}
+
+
+def portfolio_for(suits: int) -> tuple[Weights, ...]:
+    return PORTFOLIOS.get(suits, PORTFOLIOS[4])
+
+
+def column_worth_of(w: Weights) -> Callable[[tuple[int, ...], int], int]:
+    down_w, brk_w, odd_w, empty_w, dig_w = w.down, w.brk, w.odd, w.empty, w.dig
+
+    def column_worth(col: tuple[int, ...], down: int) -> int:
+        if not col:
+            return empty_w
+        cost = 0
+        breaks = 0
+        previous = col[down]
+        for card in col[down + 1 :]:
+            if card != previous - 1:
+                cost += brk_w if (card & 15) == (previous & 15) - 1 else odd_w
+                breaks += 1
+            previous = card
+        return -down_w * down - cost - dig_w * down * (breaks + 1)
+
+    return column_worth
+
+
+def moves(cols: tuple, downs: tuple, deal_possible: bool) -> list:
+    """The moves this pass tries, as (src, dst, count) or DEAL."""
+    by_rank: list[list[int]] = [[] for _ in range(15)]
+    by_code: dict[int, list[int]] = {}
+    empty = -1
+    runs = []
+    for i, col in enumerate(cols):
+        n = len(col)
+        if not n:
+            if empty < 0:
+                empty = i
+            runs.append(0)
+            continue
+        down = downs[i]
+        top = col[-1]
+        by_rank[top & 15].append(i)
+        by_code.setdefault(top, []).append(i)
+        j = n - 1
+        while j > down and col[j - 1] == col[j] + 1:
+            j -= 1
+        runs.append(n - j)
+    out: list = []
+    for src, col in enumerate(cols):
+        length = runs[src]
+        if not length:
+            continue
+        for dst in by_rank[(col[-length] & 15) + 1]:
+            if dst != src:
+                out.append((src, dst, length))
+        for count in range(1, length):
+            for dst in by_code.get(col[-count] + 1, ()):
+                out.append((src, dst, count))
+        if empty >= 0 and len(col) > length:
+            out.append((src, empty, length))
+    if deal_possible and empty < 0:
+        out.append(DEAL)
+    return out
+
+
+def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable], w: Weights,
+            ) -> Generator[tuple[int, list | None], int, int]:
+    """One setting's best-first search as a coroutine: sent a number of nodes, it searches that
+    many and yields (that number, None), or yields (nodes, steps) as soon as it wins. It returns
+    the nodes of its last slice when it runs dry."""
+    column_worth = column_worth_of(w)
+    step_w, stock_w = w.step, w.stock
+    order = -1 if w.newest_first else 1
+    seen = {key(root)}
+    parents: list[tuple[int, object]] = [(-1, None)]  # per generated position: (parent, move)
+    nodes_of: list[Node | None] = [root]
+    stock = sum(len(d) for d in deals[root[2]:])
+    values = [root[3] * CLEAR - stock_w * stock + sum(column_worth(c, d) for c, d in zip(root[0], root[1]))]
+    heap = [(-values[0], 0, 0)]
+    fresh = 0
+    quota = yield 0, None
+    while heap:
+        index = heapq.heappop(heap)[2]
+        node = nodes_of[index]
+        nodes_of[index] = None  # expanded: only its line back to the root is kept
+        cols, downs, dealt, cleared = node
+        value = values[index] - step_w
+        for move in moves(cols, downs, dealt < len(deals)):
+            if move == DEAL:
+                child = apply_deal(node, deals[dealt])
+                gain = (stock_w * len(deals[dealt]) + sum(column_worth(c, d) for c, d in zip(child[0], child[1]))
+                        - sum(column_worth(c, d) for c, d in zip(cols, downs)))
+            else:
+                src, dst, count = move
+                child = apply_move(node, src, dst, count)
+                ccols, cdowns = child[0], child[1]
+                gain = (column_worth(ccols[src], cdowns[src]) + column_worth(ccols[dst], cdowns[dst])
+                        - column_worth(cols[src], downs[src]) - column_worth(cols[dst], downs[dst]))
+            child_key = key(child)
+            if child_key in seen:
+                continue
+            seen.add(child_key)
+            fresh += 1
+            parents.append((index, move))
+            at = len(parents) - 1
+            if child[3] >= runs_to_win:
+                yield fresh, _line(parents, at)
+                return 0
+            child_value = value + gain + CLEAR * (child[3] - cleared)
+            nodes_of.append(child)
+            values.append(child_value)
+            heapq.heappush(heap, (-child_value, order * at, at))
+            if fresh >= quota:
+                quota = yield fresh, None
+                fresh = 0
+    return fresh
+
+
+def _line(parents: list, index: int) -> list:
+    steps = []
+    while index > 0:
+        index, move = parents[index]
+        steps.append(move)
+    steps.reverse()
+    return steps
+
+
+Search = Generator[tuple[int, list | None], int, int]
+
+
+def best_first(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable],
+               w: Weights) -> Search:
+    search = _search(root, deals, runs_to_win, key, w)
+    next(search)
+    return search
+
+
+def interleave(searches: list[Search], budget: int, used: int = 0) -> tuple[bool | None, list, int]:
+    """Run primed searches in turns of SLICE nodes: (True, steps, nodes) for the first to win;
+    (False, [], nodes) when all ran dry without a win (this proves nothing); (None, [], nodes)
+    when `budget` nodes (counting `used` already) were spent first. The turns are in a fixed
+    order, so the answer depends on the position and the budget only."""
+    nodes = used
+    searches = list(searches)
+    while searches:
+        for search in list(searches):
+            if nodes >= budget:
+                return None, [], nodes
+            try:
+                fresh, line = search.send(min(SLICE, budget - nodes))
+            except StopIteration as stop:
+                nodes += stop.value
+                searches.remove(search)
+                continue
+            nodes += fresh
+            if line is not None:
+                return True, line, nodes
+    return (None if nodes >= budget else False), [], nodes
