@@ -69,6 +69,7 @@ async def run(folder: Path, *, players: int, phase_s: float, dailies: bool = Tru
     try:
         lines = await asyncio.to_thread(winnable_lines, 6)
         tasks = []
+        kinds = {"casual"} | ({name for name, _ in WORKLOADS} if dailies else set())
         for gateway in range(len(system.urls)):
             for n in range(players):
                 session = Session(f"casual-{gateway}-{n}", system.urls, gateway, journal)
@@ -76,7 +77,7 @@ async def run(folder: Path, *, players: int, phase_s: float, dailies: bool = Tru
             for name, workload in WORKLOADS if dailies else []:
                 tasks.append(asyncio.create_task(workload(Session(f"{name}-{gateway}", system.urls, gateway, journal), stop)))
 
-        async def phase(name: str, inject=None, recover=None) -> None:
+        async def phase(name: str, inject=None, recover=None, *, until_moved: bool = False) -> None:
             journal.phase = name
             phases.append(Phase(name, time.monotonic(), int(time.time() * 1000)))
             if inject is not None:
@@ -84,9 +85,14 @@ async def run(folder: Path, *, players: int, phase_s: float, dailies: bool = Tru
             if recover is not None:
                 await asyncio.to_thread(recover)
             await asyncio.sleep(phase_s)
+            # The warm-up lasts until every kind of player has moved: on a loaded machine the first
+            # connects and deals may take longer than a short phase, and a fault must meet players at play.
+            deadline = time.monotonic() + WARM_UP_LIMIT_S
+            while until_moved and time.monotonic() < deadline and not _every_kind_moved(journal, kinds):
+                await asyncio.sleep(0.1)
             phases[-1].ended = time.monotonic()
 
-        await phase("warm-up (no fault)")
+        await phase("warm-up (no fault)", until_moved=True)
         await phase("kill -9 a gateway", system.gateways[0].kill9)
         await phase("kill -9 a validator", system.validators[0].kill9)
         victim = system.master_of(journal.acks[-1].game_id)  # a game being played now
@@ -113,6 +119,13 @@ async def run(folder: Path, *, players: int, phase_s: float, dailies: bool = Tru
     finally:
         stop.set()
         await asyncio.to_thread(system.stop)
+
+
+WARM_UP_LIMIT_S = 60.0
+
+
+def _every_kind_moved(journal: Journal, kinds: set[str]) -> bool:
+    return kinds <= {player.split("-")[0] for player, times in journal.accepted.items() if times}
 
 
 def _verdicts_settle(system: System, journal: Journal, timeout: float = 60.0) -> None:

@@ -186,11 +186,13 @@ async def race_pair(host: Session, stop: asyncio.Event) -> None:
     while not stop.is_set():
         await host.sign_in()
         await rival.sign_in()
-        race = await host.http("POST", "/api/races", json=RACE)
         try:
+            race = await host.http("POST", "/api/races", json=RACE)
             await rival.http("POST", f"/api/races/join/{race['code']}")
         except httpx.HTTPStatusError:
-            continue  # refused (e.g. a join sent again after a lost answer found the seat taken): a new race
+            # Refused, after an answer lost to a fault: a create sent again finds its host in the race the
+            # first one made (in_another_race), a join sent again its seat taken. New guests, a new race.
+            continue
         games = await _started((host, rival), race["race_id"])
         if games is None:
             continue
