@@ -19,19 +19,16 @@ from .messages import (
     AcceptedS2C,
     ErrorS2C,
     MoveC2S,
-    PingC2S,
-    PongS2C,
     RejectedS2C,
     SnapshotS2C,
     UpdateS2C,
-    decode_c2s,
     encode_s2c,
     encode_snapshot,
 )
 from .overload import UNAVAILABLE_ERRORS, warnings
 from .pushes import VersionedPushes
 from .raw_send import text_sender
-from .rate_limit import TokenBucket
+from .frame_admission import FrameAdmission
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -44,14 +41,6 @@ def accepted_frames(move_id: str, version: int, snapshot: Snapshot) -> tuple[byt
     shown = encode_snapshot(snapshot)
     # A Raw value in a field typed Snapshot: msgspec encodes it as the bytes it holds.
     return encode_s2c(AcceptedS2C(move_id, version, shown)), encode_s2c(UpdateS2C(shown))  # type: ignore[arg-type]
-
-
-def frame_bytes_over(data: str | bytes, limit: int) -> bool:
-    """Whether a frame is over `limit` bytes. A text frame counts its UTF-8 bytes, not its characters
-    (up to 4 bytes each); only one that might be over is encoded to count."""
-    if len(data) > limit:
-        return True
-    return isinstance(data, str) and len(data) * 4 > limit and len(data.encode()) > limit
 
 
 def published(version: int, frame: bytes) -> bytes:
@@ -81,8 +70,7 @@ class GameSocket(VersionedPushes):
         self.settings = settings
         self.game_id = game_id
         self.viewer_id = viewer_id
-        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-        self.flooding = False
+        self.admission = FrameAdmission(settings, self.send)
 
     async def send(self, frame: bytes) -> None:
         await self.send_text(frame)  # the ASGI event itself, past the per-message wrappers (raw_send.py)
@@ -123,28 +111,15 @@ class GameSocket(VersionedPushes):
         return True
 
     async def on_frame(self, data: str | bytes) -> None:
-        if not self.bucket.take():
-            if not self.flooding:  # one error per flood, not one per dropped frame
-                self.flooding = True
-                await self.send(encode_s2c(ErrorS2C("rate_limited", "too many frames; this one was dropped")))
-            return
-        self.flooding = False
-        limit = self.settings.max_frame_bytes
-        if frame_bytes_over(data, limit):
-            await self.send(encode_s2c(ErrorS2C("frame_too_big", f"frames are limited to {limit} bytes")))
-            return
-        frame = decode_c2s(data)
-        if isinstance(frame, ErrorS2C):
-            await self.send(encode_s2c(frame))
-        elif isinstance(frame, PingC2S):
-            await self.send(encode_s2c(PongS2C()))
-        else:  # a move or a sync: both need Redis
-            try:
-                await (self.on_move(frame) if isinstance(frame, MoveC2S) else self.send_snapshot())
-            except UNAVAILABLE_ERRORS as exc:
-                # Redis is away or busy: the socket lives on. A move may or may not be stored: the same move_id
-                # may be sent again safely.
-                await self.send_unavailable("a move or a sync", exc)
+        frame = await self.admission.admit(data)
+        if frame is None:
+            return  # refused (and told why) or a ping answered
+        try:  # a move or a sync: both need Redis
+            await (self.on_move(frame) if isinstance(frame, MoveC2S) else self.send_snapshot())
+        except UNAVAILABLE_ERRORS as exc:
+            # Redis is away or busy: the socket lives on. A move may or may not be stored: the same move_id
+            # may be sent again safely.
+            await self.send_unavailable("a move or a sync", exc)
 
     async def send_unavailable(self, what: str, exc: BaseException) -> None:
         warnings.warn(what, exc)

@@ -28,13 +28,13 @@ from ..settings import Settings
 from ..store.keys import race_channel, racer_channel
 from .auth import socket_player
 from .fanout import Fanout
-from .game_socket import CLOSE_NOT_FOUND, frame_bytes_over
-from .messages import ErrorS2C, MoveC2S, PingC2S, PongS2C, decode_c2s, encode_s2c
+from .frame_admission import FrameAdmission
+from .game_socket import CLOSE_NOT_FOUND
+from .messages import ErrorS2C, MoveC2S, encode_s2c
 from .overload import UNAVAILABLE_ERRORS, warnings
 from .player_budget import PlayerBudgets
 from .pushes import VersionedPushes
 from .race_frames import RaceSnapshotS2C, progress_frame
-from .rate_limit import TokenBucket
 
 
 class _Feed(VersionedPushes):
@@ -60,8 +60,7 @@ class RaceSocket:
                  race_id: str, viewer_id: str) -> None:
         self.socket, self.races, self.fanout = socket, races, fanout
         self.settings, self.race_id, self.viewer_id = settings, race_id, viewer_id
-        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-        self.flooding = False
+        self.admission = FrameAdmission(settings, self.send)
         self.race_feed = _Feed(self, self._race_moved)
         self.racer_feeds: dict[str, _Feed] = {}
         self.watching: list[tuple[str, _Feed]] = []
@@ -152,22 +151,10 @@ class RaceSocket:
                 pass  # Redis away: the count stays up; the racer's next socket or the race's end settles it
 
     async def on_frame(self, data: str | bytes) -> None:
-        if not self.bucket.take():
-            if not self.flooding:  # one error per flood, not one per dropped frame
-                self.flooding = True
-                await self.send(encode_s2c(ErrorS2C("rate_limited", "too many frames; this one was dropped")))
-            return
-        self.flooding = False
-        limit = self.settings.max_frame_bytes
-        if frame_bytes_over(data, limit):
-            await self.send(encode_s2c(ErrorS2C("frame_too_big", f"frames are limited to {limit} bytes")))
-            return
-        frame = decode_c2s(data)
-        if isinstance(frame, ErrorS2C):
-            await self.send(encode_s2c(frame))
-        elif isinstance(frame, PingC2S):
-            await self.send(encode_s2c(PongS2C()))
-        elif isinstance(frame, MoveC2S):
+        frame = await self.admission.admit(data)
+        if frame is None:
+            return  # refused (and told why) or a ping answered
+        if isinstance(frame, MoveC2S):
             await self.send(encode_s2c(ErrorS2C("not_a_game", "a race socket takes no moves: play on /ws/games/{id}")))
         else:  # c2s.sync: the race as it is now
             try:
@@ -197,7 +184,7 @@ async def race_socket(
     bind_ids(player_id=viewer_id, race_id=race_id)  # every log line of this socket names them
     room = RaceSocket(socket, races, fanout, settings, race_id, viewer_id)
     with budgets.hold(viewer_id) as bucket:
-        room.bucket = bucket  # one frame budget per player, shared by all of their sockets
+        room.admission.bucket = bucket  # one frame budget per player, shared by all of their sockets
         await room.run()
 
 

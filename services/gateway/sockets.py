@@ -34,7 +34,7 @@ async def game_socket(
     bind_ids(player_id=viewer_id)
     game = GameSocket(socket, service, fanout, settings, game_id, viewer_id)
     with budgets.hold(viewer_id) as bucket:
-        game.bucket = bucket  # one frame budget per player, shared by all of their sockets
+        game.admission.bucket = bucket  # one frame budget per player, shared by all of their sockets
         try:
             await game.run()
         finally:
