@@ -26,7 +26,9 @@ from ..games.wizard_moves import (
     DECK_SIZE, FOUNDATION_NAMES, TABLEAU_NAMES, WizardBoard, fits_foundation, fits_tableau, run_length,
 )
 from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
-from .search import UNWINNABLE, WINNABLE, SearchResult, depth_first
+from .search import UNKNOWN, WINNABLE, SearchResult, depth_first
+from .spider_best import interleave
+from .wizard_best import PORTFOLIOS, best_first
 
 _SUIT = {suit: index for index, suit in enumerate(WIZARD_SUITS)}
 Step = tuple[AnyIntent, AnyEvent]
@@ -162,18 +164,32 @@ class WizardSearch:
             yield (step, *steps), child
 
 
+FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recycles to spare win in a few hundred
+
+
 def solve_board(board: WizardBoard, variant: WizardVariant, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
-    """A pruned pass first (tableau moves only when they turn a card, empty a pile for a King or
-    free a card for its foundation; no card back from a foundation): it finds most wins in a
-    fraction of the nodes. Only the complete pass, with what is left of the budget, may answer
-    unwinnable."""
+    """Three passes, each with what is left of the budget:
+    1. the pruned depth-first pass (tableau moves only when they turn a card, empty a pile for a
+       King or free a card for its foundation; no card back from a foundation), up to FIRST_PASS
+       nodes: it wins most deals in a few hundred;
+    2. best-first searches over the same moves (wizard_best), up to half the budget: they win
+       where the depth-first pass is stuck under one early choice;
+    3. the complete depth-first pass, the only one that may answer unwinnable."""
     search = WizardSearch(variant, complete=False)
     steps, root = search.close(board)
-    found = depth_first(root, search.expand, search.key, search.won, budget)
-    if found.result == UNWINNABLE:
-        first = found.nodes
-        search = WizardSearch(variant, complete=True)
-        found = depth_first(root, search.expand, search.key, search.won, max(budget - first, 1))
-        found = SearchResult(found.result, found.steps, first + found.nodes)
+    found = depth_first(root, search.expand, search.key, search.won, min(budget, FIRST_PASS))
+    used = found.nodes
+    if found.result == UNKNOWN and used < budget // 2:
+        portfolio = PORTFOLIOS["unlimited" if variant.redeals is None else "limited"]
+        searches = [best_first(root, search.expand, search.key, search.won, w) for w in portfolio]
+        won, line, used = interleave(searches, budget // 2, used)
+        if won:
+            found = SearchResult(WINNABLE, tuple(line), used)
+    if found.result != WINNABLE and used < budget:
+        complete = WizardSearch(variant, complete=True)
+        last = depth_first(root, complete.expand, complete.key, complete.won, budget - used)
+        found = SearchResult(last.result, last.steps, used + last.nodes)
+    elif found.result != WINNABLE:
+        found = SearchResult(UNKNOWN, (), used)
     line = tuple(intent for intent, _ in steps + found.steps) if found.result == WINNABLE else ()
     return found.result, line, found.nodes

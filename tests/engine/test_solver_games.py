@@ -214,3 +214,19 @@ def test_wizard_uses_the_stock_it_is_given():
     state = position(tableau=[[c("K", "moon")]], foundations=_all_but("moon", 11), stock=[c("Q", "moon")],
                      redeals=0)
     _assert_wins(state, solve(state))
+
+
+def test_wizard_best_first_wins_where_the_depth_first_pass_is_stuck():
+    # Unlimited-redeal deal 18: the pruned depth-first pass alone finds nothing in 20,000 nodes;
+    # the best-first searches after its first 2,000 win in a few thousand more.
+    from engine.games.wizard import WizardVariant
+    from engine.solver.search import depth_first
+    from engine.solver.wizard import WizardSearch
+
+    state = engine.initial_state("wizard", {"redeals": None}, 18)
+    search = WizardSearch(WizardVariant(None), complete=False)
+    _, root = search.close(state.board)
+    assert depth_first(root, search.expand, search.key, search.won, 20_000).result == "unknown"
+    verdict = solve(state, 20_000)
+    assert verdict.nodes < 10_000
+    _assert_wins(state, verdict)
