@@ -32,6 +32,9 @@ from .wizard_best import PORTFOLIOS, best_first
 
 _SUIT = {suit: index for index, suit in enumerate(WIZARD_SUITS)}
 Step = tuple[AnyIntent, AnyEvent]
+Node = tuple[WizardBoard, bool]  # a board, and whether the step that led to it was a stock-cycle step
+# The move ranks (see WizardSearch.moves) of the stock-cycle steps: a cast, a draw, a recycle.
+CYCLE_STEPS = frozenset({7, 8, 9})
 
 
 def _heights(board: WizardBoard) -> list[int]:
@@ -56,10 +59,11 @@ def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
 
 
 class WizardSearch:
-    def __init__(self, variant: WizardVariant, complete: bool = True) -> None:
+    def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True) -> None:
         self.variant = variant
         self.complete = complete  # False: the pruned first pass (see solve_board)
         self.redeals = variant.redeals
+        self.reorder = reorder  # False: table moves after stock-cycle steps too (tests compare both)
 
     def apply(self, board: WizardBoard, step: Step) -> WizardBoard:
         return RULES.apply(board, step[1], self.variant)
@@ -84,22 +88,25 @@ class WizardSearch:
             steps.append(step)
             board = self.apply(board, step)
 
-    def key(self, board: WizardBoard):
+    def key(self, node: Node):
+        board, after_cycle = node
         tableau = tuple(sorted((pile.down, *(card.id for card in pile.cards)) for pile in board.tableau))
         cycle = tuple(card.id for card in board.waste) + tuple(card.id for card in reversed(board.stock))
         left = -1 if self.redeals is None else self.redeals - board.redeals_used
         flags = (board.cast_open, board.cast_active, board.luck_open, board.luck_streak, left)
-        return tableau, tuple(_heights(board)), cycle, len(board.waste), flags
+        return tableau, tuple(_heights(board)), cycle, len(board.waste), flags, after_cycle
 
     @staticmethod
-    def won(board: WizardBoard) -> bool:
-        return sum(len(slot.cards) for slot in board.foundations) == DECK_SIZE
+    def won(node: Node) -> bool:
+        return sum(len(slot.cards) for slot in node[0].foundations) == DECK_SIZE
 
-    def moves(self, board: WizardBoard) -> Iterator[tuple[int, Step]]:
-        """Every play that can matter, each with a rank for the order of search (lower first)."""
+    def moves(self, board: WizardBoard, after_cycle: bool = False) -> Iterator[tuple[int, Step]]:
+        """Every play that can matter, each with a rank for the order of search (lower first).
+        Right after a stock-cycle step (`after_cycle`) the table-only moves are left out (see
+        CYCLE_STEPS)."""
         tableau = board.tableau
         first_empty = next((i for i, pile in enumerate(tableau) if not pile.cards), None)
-        for s, pile in enumerate(tableau):
+        for s, pile in enumerate(() if after_cycle else tableau):
             face_up = pile.face_up
             if not face_up:
                 continue
@@ -149,7 +156,7 @@ class WizardSearch:
             yield 8, (DealIntent(), StockDealt(cards=tuple(card.id for card in reversed(drawn))))
         elif board.waste and (self.redeals is None or board.redeals_used < self.redeals):
             yield 9, (RecycleIntent(), WasteRecycled())
-        for f, slot in enumerate(board.foundations if self.complete else ()):
+        for f, slot in enumerate(board.foundations if self.complete and not after_cycle else ()):
             card = slot.top
             if card is None or card.rank == WIZARD:
                 continue
@@ -157,11 +164,12 @@ class WizardSearch:
                 if (target.cards or d == first_empty) and fits_tableau(card, target):
                     yield 10, _move(board, FOUNDATION_NAMES[f], TABLEAU_NAMES[d], (card,))
 
-    def expand(self, board: WizardBoard):
-        ranked = sorted(self.moves(board), key=lambda item: item[0])
-        for _, step in ranked:
+    def expand(self, node: Node):
+        board, after_cycle = node
+        ranked = sorted(self.moves(board, after_cycle), key=lambda item: item[0])
+        for rank, step in ranked:
             steps, child = self.close(self.apply(board, step))
-            yield (step, *steps), child
+            yield (step, *steps), (child, self.reorder and rank in CYCLE_STEPS)
 
 
 FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recycles to spare win in a few hundred
@@ -176,7 +184,8 @@ def solve_board(board: WizardBoard, variant: WizardVariant, budget: int) -> tupl
        where the depth-first pass is stuck under one early choice;
     3. the complete depth-first pass, the only one that may answer unwinnable."""
     search = WizardSearch(variant, complete=False)
-    steps, root = search.close(board)
+    steps, closed = search.close(board)
+    root = (closed, False)
     found = depth_first(root, search.expand, search.key, search.won, min(budget, FIRST_PASS))
     used = found.nodes
     if found.result == UNKNOWN and used < budget // 2:

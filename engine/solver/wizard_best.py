@@ -38,7 +38,8 @@ THRIFTY = Weights(10, 6, 2, 40, 1)  # for limited redeals: a recycle is dear
 PORTFOLIOS = {"unlimited": (HOMING, DIGGING), "limited": (HOMING, THRIFTY, DIGGING)}
 
 
-def worth(board: WizardBoard, w: Weights) -> int:
+def worth(node: tuple[WizardBoard, bool], w: Weights) -> int:
+    board = node[0]
     home = sum(len(slot.cards) for slot in board.foundations)
     down = sum(pile.down for pile in board.tableau)
     cycle = len(board.stock) + len(board.waste)
