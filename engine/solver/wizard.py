@@ -13,6 +13,12 @@ could cover and never does, or rank r when every suit's foundation holds r-1). A
 of a tableau pile likewise goes up at once: it can go nowhere else and every suit has its slot.
 Waste cards never go up without branching: taking a card out of the stock cycle changes which
 cards later draws turn up, so it is not safe.
+Right after a stock-cycle step (a draw, a cast or a recycle) no table move (tableau to tableau,
+tableau to foundation, foundation to tableau) is searched: the two kinds touch disjoint parts of the
+board (the cycle and its flags; the tableau and the foundations) and neither's legality reads the
+other's, so in any winning line a table move that follows a cycle step can be swapped before it,
+and a line with every table move before the cycle steps around it is searched. Whether the last
+step was a cycle step is part of the node and of its key, so the table stays exact.
 """
 
 from __future__ import annotations
