@@ -13,6 +13,12 @@ could cover and never does, or rank r when every suit's foundation holds r-1). A
 of a tableau pile likewise goes up at once: it can go nowhere else and every suit has its slot.
 Waste cards never go up without branching: taking a card out of the stock cycle changes which
 cards later draws turn up, so it is not safe.
+Right after a stock-cycle step (a draw, a cast or a recycle) no table move (tableau to tableau,
+tableau to foundation, foundation to tableau) is searched: the two kinds touch disjoint parts of the
+board (the cycle and its flags; the tableau and the foundations) and neither's legality reads the
+other's, so in any winning line a table move that follows a cycle step can be swapped before it,
+and a line with every table move before the cycle steps around it is searched. Whether the last
+step was a cycle step is part of the node and of its key, so the table stays exact.
 """
 
 from __future__ import annotations
@@ -26,10 +32,15 @@ from ..games.wizard_moves import (
     DECK_SIZE, FOUNDATION_NAMES, TABLEAU_NAMES, WizardBoard, fits_foundation, fits_tableau, run_length,
 )
 from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
-from .search import UNWINNABLE, WINNABLE, SearchResult, depth_first
+from .search import UNKNOWN, WINNABLE, SearchResult, depth_first
+from .spider_best import interleave
+from .wizard_best import PORTFOLIOS, best_first
 
 _SUIT = {suit: index for index, suit in enumerate(WIZARD_SUITS)}
 Step = tuple[AnyIntent, AnyEvent]
+Node = tuple[WizardBoard, bool]  # a board, and whether the step that led to it was a stock-cycle step
+# The move ranks (see WizardSearch.moves) of the stock-cycle steps: a cast, a draw, a recycle.
+CYCLE_STEPS = frozenset({7, 8, 9})
 
 
 def _heights(board: WizardBoard) -> list[int]:
@@ -54,10 +65,11 @@ def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
 
 
 class WizardSearch:
-    def __init__(self, variant: WizardVariant, complete: bool = True) -> None:
+    def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True) -> None:
         self.variant = variant
         self.complete = complete  # False: the pruned first pass (see solve_board)
         self.redeals = variant.redeals
+        self.reorder = reorder  # False: table moves after stock-cycle steps too (tests compare both)
 
     def apply(self, board: WizardBoard, step: Step) -> WizardBoard:
         return RULES.apply(board, step[1], self.variant)
@@ -82,22 +94,25 @@ class WizardSearch:
             steps.append(step)
             board = self.apply(board, step)
 
-    def key(self, board: WizardBoard):
+    def key(self, node: Node):
+        board, after_cycle = node
         tableau = tuple(sorted((pile.down, *(card.id for card in pile.cards)) for pile in board.tableau))
         cycle = tuple(card.id for card in board.waste) + tuple(card.id for card in reversed(board.stock))
         left = -1 if self.redeals is None else self.redeals - board.redeals_used
         flags = (board.cast_open, board.cast_active, board.luck_open, board.luck_streak, left)
-        return tableau, tuple(_heights(board)), cycle, len(board.waste), flags
+        return tableau, tuple(_heights(board)), cycle, len(board.waste), flags, after_cycle
 
     @staticmethod
-    def won(board: WizardBoard) -> bool:
-        return sum(len(slot.cards) for slot in board.foundations) == DECK_SIZE
+    def won(node: Node) -> bool:
+        return sum(len(slot.cards) for slot in node[0].foundations) == DECK_SIZE
 
-    def moves(self, board: WizardBoard) -> Iterator[tuple[int, Step]]:
-        """Every play that can matter, each with a rank for the order of search (lower first)."""
+    def moves(self, board: WizardBoard, after_cycle: bool = False) -> Iterator[tuple[int, Step]]:
+        """Every play that can matter, each with a rank for the order of search (lower first).
+        Right after a stock-cycle step (`after_cycle`) the table-only moves are left out (see
+        CYCLE_STEPS)."""
         tableau = board.tableau
         first_empty = next((i for i, pile in enumerate(tableau) if not pile.cards), None)
-        for s, pile in enumerate(tableau):
+        for s, pile in enumerate(() if after_cycle else tableau):
             face_up = pile.face_up
             if not face_up:
                 continue
@@ -147,7 +162,7 @@ class WizardSearch:
             yield 8, (DealIntent(), StockDealt(cards=tuple(card.id for card in reversed(drawn))))
         elif board.waste and (self.redeals is None or board.redeals_used < self.redeals):
             yield 9, (RecycleIntent(), WasteRecycled())
-        for f, slot in enumerate(board.foundations if self.complete else ()):
+        for f, slot in enumerate(board.foundations if self.complete and not after_cycle else ()):
             card = slot.top
             if card is None or card.rank == WIZARD:
                 continue
@@ -155,25 +170,41 @@ class WizardSearch:
                 if (target.cards or d == first_empty) and fits_tableau(card, target):
                     yield 10, _move(board, FOUNDATION_NAMES[f], TABLEAU_NAMES[d], (card,))
 
-    def expand(self, board: WizardBoard):
-        ranked = sorted(self.moves(board), key=lambda item: item[0])
-        for _, step in ranked:
+    def expand(self, node: Node):
+        board, after_cycle = node
+        ranked = sorted(self.moves(board, after_cycle), key=lambda item: item[0])
+        for rank, step in ranked:
             steps, child = self.close(self.apply(board, step))
-            yield (step, *steps), child
+            yield (step, *steps), (child, self.reorder and rank in CYCLE_STEPS)
+
+
+FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recycles to spare win in a few hundred
 
 
 def solve_board(board: WizardBoard, variant: WizardVariant, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
-    """A pruned pass first (tableau moves only when they turn a card, empty a pile for a King or
-    free a card for its foundation; no card back from a foundation): it finds most wins in a
-    fraction of the nodes. Only the complete pass, with what is left of the budget, may answer
-    unwinnable."""
+    """Three passes, each with what is left of the budget:
+    1. the pruned depth-first pass (tableau moves only when they turn a card, empty a pile for a
+       King or free a card for its foundation; no card back from a foundation), up to FIRST_PASS
+       nodes: it wins most deals in a few hundred;
+    2. best-first searches over the same moves (wizard_best), up to half the budget: they win
+       where the depth-first pass is stuck under one early choice;
+    3. the complete depth-first pass, the only one that may answer unwinnable."""
     search = WizardSearch(variant, complete=False)
-    steps, root = search.close(board)
-    found = depth_first(root, search.expand, search.key, search.won, budget)
-    if found.result == UNWINNABLE:
-        first = found.nodes
-        search = WizardSearch(variant, complete=True)
-        found = depth_first(root, search.expand, search.key, search.won, max(budget - first, 1))
-        found = SearchResult(found.result, found.steps, first + found.nodes)
+    steps, closed = search.close(board)
+    root = (closed, False)
+    found = depth_first(root, search.expand, search.key, search.won, min(budget, FIRST_PASS))
+    used = found.nodes
+    if found.result == UNKNOWN and used < budget // 2:
+        portfolio = PORTFOLIOS["unlimited" if variant.redeals is None else "limited"]
+        searches = [best_first(root, search.expand, search.key, search.won, w) for w in portfolio]
+        won, line, used = interleave(searches, budget // 2, used)
+        if won:
+            found = SearchResult(WINNABLE, tuple(line), used)
+    if found.result != WINNABLE and used < budget:
+        complete = WizardSearch(variant, complete=True)
+        last = depth_first(root, complete.expand, complete.key, complete.won, budget - used)
+        found = SearchResult(last.result, last.steps, used + last.nodes)
+    elif found.result != WINNABLE:
+        found = SearchResult(UNKNOWN, (), used)
     line = tuple(intent for intent, _ in steps + found.steps) if found.result == WINNABLE else ()
     return found.result, line, found.nodes
