@@ -8,6 +8,7 @@ Chromium binary. Screenshots go to test-artifacts/screenshots/ (git-ignored), or
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -87,9 +88,10 @@ def console_errors() -> ConsoleErrors:
     return ConsoleErrors()
 
 
-@pytest.fixture
-def page(browser, arena, console_errors):
-    context = browser.new_context(base_url=arena.url, viewport={"width": 1280, "height": 860})
+@contextlib.contextmanager
+def watched_page(browser, base_url: str, console_errors: ConsoleErrors, width: int = 1280, height: int = 860):
+    """A page in a context of its own whose console errors and uncaught exceptions fail the test at the end."""
+    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.on("console", lambda msg: msg.type == "error" and console_errors.errors.append(msg.text))
@@ -97,6 +99,12 @@ def page(browser, arena, console_errors):
     yield page
     context.close()
     assert console_errors.unexpected() == [], "the page logged errors"
+
+
+@pytest.fixture
+def page(browser, arena, console_errors):
+    with watched_page(browser, arena.url, console_errors) as page:
+        yield page
 
 
 def save_screenshot(page, name: str) -> Path:

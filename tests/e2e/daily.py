@@ -4,11 +4,16 @@ the account dialog driven as a player does."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import time
 import urllib.request
 
+import pytest
+
 from .conftest import save_screenshot
+from .server import ArenaServer
 
 SIZES = {"1280": (1280, 800), "360": (360, 740)}
 
@@ -23,6 +28,24 @@ class Clock:
         draft = self.path.with_suffix(".draft")
         draft.write_text(str(ms))
         draft.replace(self.path)  # whole, at once: the server never reads half a number
+
+
+@contextlib.contextmanager
+def daily_server(tmp_path_factory, name: str, now_ms: int, validators: int):
+    """A server of its own with the daily scheduler on (The Wish only) and a test clock at `now_ms`:
+    (server, clock). `validators` 0 leaves a win "checking" until a server with one looks at it."""
+    if os.environ.get("E2E_BASE_URL"):
+        pytest.skip("needs a server of its own, with the daily scheduler and a test clock")
+    clock = Clock(tmp_path_factory.mktemp(f"{name}-clock") / "now")
+    clock.set(now_ms)
+    env = {"ARENA_SCHEDULER": "1", "ARENA_DAILY_GAMES": "wish", "ARENA_TEST_CLOCK_FILE": str(clock.path),
+           "ARENA_VALIDATORS": str(validators)}
+    server = ArenaServer(tmp_path_factory.mktemp(f"arena-{name}"), env=env)
+    server.start()
+    try:
+        yield server, clock
+    finally:
+        server.stop()
 
 
 def get_json(url: str, path: str) -> dict:

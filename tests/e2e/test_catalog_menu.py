@@ -14,7 +14,7 @@ import pytest
 from web_client import STATIC_DIR
 
 from .board import Board
-from .conftest import REPO
+from .conftest import REPO, watched_page
 from .server import ArenaServer
 
 pytestmark = pytest.mark.browser
@@ -72,14 +72,8 @@ def extra_arena(tmp_path_factory, chromium_path):
 
 @pytest.fixture
 def extra_page(browser, extra_arena, console_errors):
-    context = browser.new_context(base_url=extra_arena.url, viewport={"width": 1280, "height": 860})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.on("console", lambda msg: msg.type == "error" and console_errors.errors.append(msg.text))
-    page.on("pageerror", lambda exc: console_errors.errors.append(f"uncaught: {exc}"))
-    yield page
-    context.close()
-    assert console_errors.unexpected() == [], "the page logged errors"
+    with watched_page(browser, extra_arena.url, console_errors, 1280, 860) as page:
+        yield page
 
 
 def test_a_game_no_client_file_names_is_offered_dealt_and_won(extra_page, extra_arena):

@@ -8,7 +8,6 @@ The test knows the deal's seed only from the server's own Redis (the game log's 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from urllib.parse import quote
 
@@ -19,11 +18,11 @@ import engine
 from engine.solver import solve
 
 from .board import Board
+from .conftest import watched_page
 from .daily import (
-    Clock, account_form, challenge_of, form_error, get_json, screenshots, seed_from_log, stored_identity,
+    account_form, challenge_of, daily_server, form_error, get_json, screenshots, seed_from_log, stored_identity,
     submit_account, unique_name, wait_for,
 )
-from .server import ArenaServer
 
 pytestmark = pytest.mark.browser
 
@@ -36,29 +35,15 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture(scope="module")
 def daily_arena(tmp_path_factory, chromium_path):
-    if os.environ.get("E2E_BASE_URL"):
-        pytest.skip("needs a server of its own, with the daily scheduler and a test clock")
-    clock = Clock(tmp_path_factory.mktemp("daily-clock") / "now")
-    clock.set(OPENS + 10 * HOUR)
     # No validator in the server at first: a win stays "checking" until the test restarts it with one.
-    env = {"ARENA_SCHEDULER": "1", "ARENA_DAILY_GAMES": "wish", "ARENA_TEST_CLOCK_FILE": str(clock.path),
-           "ARENA_VALIDATORS": "0"}
-    server = ArenaServer(tmp_path_factory.mktemp("arena-daily"), env=env)
-    server.start()
-    yield server, clock
-    server.stop()
+    with daily_server(tmp_path_factory, "daily", OPENS + 10 * HOUR, validators=0) as running:
+        yield running
 
 
 @pytest.fixture
 def daily_page(browser, daily_arena, console_errors):
-    context = browser.new_context(base_url=daily_arena[0].url, viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.on("console", lambda msg: msg.type == "error" and console_errors.errors.append(msg.text))
-    page.on("pageerror", lambda exc: console_errors.errors.append(f"uncaught: {exc}"))
-    yield page
-    context.close()
-    assert console_errors.unexpected() == [], "the page logged errors"
+    with watched_page(browser, daily_arena[0].url, console_errors, 1280, 800) as page:
+        yield page
 
 
 def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, daily_arena, console_errors):

@@ -6,7 +6,6 @@ replay" on the hub, sees the ghost move at its recorded times beside the board, 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import threading
 import time
 from urllib.parse import quote
@@ -20,8 +19,8 @@ from engine.solver import solve
 
 from .api_play import ApiPlayer
 from .board import Board
-from .daily import Clock, challenge_of, get_json, screenshots, seed_from_log, unique_name, wait_for
-from .server import ArenaServer
+from .conftest import watched_page
+from .daily import Clock, challenge_of, daily_server, get_json, screenshots, seed_from_log, unique_name, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -34,28 +33,14 @@ GHOST_PAUSE_S = 0.3  # between the ghost's moves: its game lasts a few seconds o
 
 @pytest.fixture(scope="module")
 def ghost_arena(tmp_path_factory, chromium_path):
-    if os.environ.get("E2E_BASE_URL"):
-        pytest.skip("needs a server of its own, with the daily scheduler and a test clock")
-    clock = Clock(tmp_path_factory.mktemp("ghost-clock") / "now")
-    clock.set(OPENS + 10 * HOUR)
-    env = {"ARENA_SCHEDULER": "1", "ARENA_DAILY_GAMES": "wish", "ARENA_TEST_CLOCK_FILE": str(clock.path),
-           "ARENA_VALIDATORS": "1"}
-    server = ArenaServer(tmp_path_factory.mktemp("arena-ghost"), env=env)
-    server.start()
-    yield server, clock
-    server.stop()
+    with daily_server(tmp_path_factory, "ghost", OPENS + 10 * HOUR, validators=1) as running:
+        yield running
 
 
 @pytest.fixture
 def ghost_page(browser, ghost_arena, console_errors):
-    context = browser.new_context(base_url=ghost_arena[0].url, viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.on("console", lambda msg: msg.type == "error" and console_errors.errors.append(msg.text))
-    page.on("pageerror", lambda exc: console_errors.errors.append(f"uncaught: {exc}"))
-    yield page
-    context.close()
-    assert console_errors.unexpected() == [], "the page logged errors"
+    with watched_page(browser, ghost_arena[0].url, console_errors, 1280, 800) as page:
+        yield page
 
 
 class Running:
