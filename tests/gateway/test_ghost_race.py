@@ -11,6 +11,7 @@ import time
 import httpx
 import msgspec
 import pytest
+import redis
 
 import engine
 from engine.solver import solve
@@ -18,7 +19,7 @@ from services.games.record import read_log
 from services.races.progress import progress_of
 from services.store.envelope import ENTRY_FIELD, decode_event
 from services.store.keys import log_key
-from tests.gateway.client import Client
+from tests.gateway.client import Audit, Client
 from tests.gateway.conftest import ServerThread, gateway_settings
 from tests.gateway.test_dailies import Clock, register, wait_for
 from tests.races.client import card_keys_in
@@ -33,15 +34,24 @@ PATH = f"/api/dailies/{KEY}"
 
 
 @pytest.fixture(scope="module")
-def daily_server(redis_url, tmp_path_factory):
+def daily_server(private_redis, tmp_path_factory):
+    # A Redis of its own: every other test server on the session's Redis runs a validator in the same
+    # consumer group, on the real clock, and one of them taking this daily's win left it unranked.
     folder = tmp_path_factory.mktemp("ghost")
     clock = Clock(folder / "clock")
     clock.set(OPENS + HOUR)
-    settings = gateway_settings(redis_url, folder, test_clock_file=clock.path, scheduler=True,
+    settings = gateway_settings(private_redis.url, folder, test_clock_file=clock.path, scheduler=True,
                                 daily_games=("wish",), validators=1)
     server = ServerThread(settings).start()
     yield server, clock
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def private_sync(private_redis):
+    client = redis.Redis.from_url(private_redis.url)
+    yield client
+    client.close()
 
 
 def log_of(redis, game_id: str):
@@ -60,9 +70,9 @@ def status_of(http: httpx.Client) -> str:
     return next((c["challenge"]["status"] for c in day["challenges"] if c["challenge"]["challenge"] == KEY), "")
 
 
-def test_a_ghost_race_opens_only_after_the_reveal_and_races_the_best_verified_replay(daily_server, audit,
-                                                                                   sync_redis_client):
+def test_a_ghost_race_opens_only_after_the_reveal_and_races_the_best_verified_replay(daily_server, private_sync):
     server, clock = daily_server
+    audit, sync_redis_client = Audit(private_sync), private_sync
     with httpx.Client(base_url=server.url, timeout=20) as http:
         wait_for(lambda: status_of(http) == "open", "today's Wish to be prepared")
         name = f"gho{time.time_ns() % 10**8}"
