@@ -159,6 +159,15 @@ def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, dail
     board.wait_ready(0)
     board.wait_online()
     assert page.evaluate("window.arena.state.gameId") not in (attempt, practice)
+    # The leaderboard in a second tab meanwhile: my attempt in play, so it looks again soon (a win just
+    # made reaches the board a moment after its last move), not at the slow poll's 30 s.
+    aside = page.context.new_page()
+    aside.goto(f"/leaderboard.html?challenge={quote(KEY)}")
+    aside.wait_for_selector(".standing[data-mine=playing]")
+    with aside.expect_request(lambda request: "/api/dailies/" in request.url and "/leaderboard" in request.url,
+                              timeout=10_000):
+        pass
+    aside.close()
     board.play_line(line)  # one deal for everyone
     assert "You won" in board.end_dialog().inner_text()
     page.goto(f"/leaderboard.html?challenge={quote(KEY)}&limit=1")

@@ -30,6 +30,17 @@ def seen(page) -> dict:
     return page.evaluate("({...window.__seen})")
 
 
+def wait_shakes(page, moving: bool, count: int) -> None:
+    """With motion, until the page has started its `count`th shake: a composited animation starts (and
+    says so) once the compositor has taken it, which can be a few frames on a loaded machine. Without
+    motion, two frames, and none may have started."""
+    if moving:
+        page.wait_for_function("(n) => window.__seen.shakes >= n", arg=count, timeout=5_000)
+    else:
+        settle(page)
+    assert seen(page)["shakes"] == (count if moving else 0)
+
+
 def settle(page) -> None:
     """Two animation frames: whatever a render starts has started by then."""
     page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
@@ -116,13 +127,11 @@ def test_feedback_and_motion(browser, arena, motion):
         board.pile("waste").click()  # an empty waste: nothing to move from there
         message = page.locator(".move-message:not([hidden])")
         assert message.inner_text() == "No move from there."
-        settle(page)
-        assert seen(page)["shakes"] == (1 if moving else 0)
+        wait_shakes(page, moving, 1)
         # A move the server refuses (sent as a stale client would): the toast says why, the board shakes.
         page.evaluate("window.arena.link.sendMove({type: 'recycle'})")
         page.locator("#toast[data-kind=error]:not([hidden])").wait_for()
-        settle(page)
-        assert seen(page)["shakes"] == (2 if moving else 0)
+        wait_shakes(page, moving, 2)
 
         board.new_game("wading-pool", seed=wading_pool_seed())
         move = next(i for i in board.legal() if i["type"] == "move")

@@ -90,6 +90,21 @@ export function startCountdowns(root, now, onZero) {
   return () => clearInterval(timer);
 }
 
+const POLL_SOON_MS = 3000;
+const SOON_AFTER_OPEN_MS = 60_000;
+
+/** How long a board page waits before it looks again, given my statuses on the boards it shows: soon
+ * while a win of mine is being checked, and soon in the page's first minute while an attempt of mine
+ * still shows as in play. A game just won reaches its board a moment after the last move, so a page
+ * opened from the end dialog may first see it in play; without this it would say so until the slow
+ * poll. Past that minute an attempt in play is one being played elsewhere: the slow poll will do.
+ * `shownSince` is the performance.now() at which the page (or the hub, in the single-page app) was shown. */
+export function pollDelay(statuses, slowMs, shownSince) {
+  if (statuses.includes("pending")) return POLL_SOON_MS;
+  const inPlay = statuses.some((status) => status === "playing" || status === "guest_playing");
+  return inPlay && performance.now() - shownSince < SOON_AFTER_OPEN_MS ? POLL_SOON_MS : slowMs;
+}
+
 const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** A finished game's result, from its summary or its board entry: "Won in 27 moves, 1:02". */

@@ -7,13 +7,12 @@ import { currentAccount, openAccountDialog } from "./account.js";
 import { ApiError, attempt, dailies, getGame, leaderboard, practice } from "./api.js";
 import {
   challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, leaderboardHref,
-  mineText, resultText, revealedHtml, serverClock, shortCommitment, startCountdowns,
+  mineText, pollDelay, resultText, revealedHtml, serverClock, shortCommitment, startCountdowns,
 } from "./challenge.js";
 import { ghostButtonHtml, installGhostButtons } from "./ghost.js";
 import { escapeHtml } from "./html.js";
 import { sentence, toast } from "./notice.js";
 
-const POLL_CHECKING_MS = 3000; // a win of mine is being checked: look again soon
 const POLL_MS = 60_000;
 const PODIUM = 3;
 
@@ -162,6 +161,7 @@ export function mountDailyHub(section) {
   let stopCountdowns = () => {};
   let poll = null;
   let stopped = false;
+  const shownSince = performance.now();
   const load = async () => {
     clearTimeout(poll);
     let body;
@@ -180,8 +180,8 @@ export function mountDailyHub(section) {
     render(section, body, extra);
     stopCountdowns();
     stopCountdowns = startCountdowns(section, serverClock(body.today.now_ms), load);
-    const checking = [...body.today.challenges, ...body.yesterday.challenges].some((c) => c.mine?.status === "pending");
-    poll = setTimeout(load, checking ? POLL_CHECKING_MS : POLL_MS);
+    const statuses = [...body.today.challenges, ...body.yesterday.challenges].map((c) => c.mine?.status);
+    poll = setTimeout(load, pollDelay(statuses, POLL_MS, shownSince));
   };
   installCopy(section);
   installGhostButtons(section);

@@ -5,7 +5,7 @@
 import { mountAccount } from "./account.js";
 import { ApiError, dailyDay, identity, leaderboard } from "./api.js";
 import {
-  challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, mineText,
+  challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, mineText, pollDelay,
   resultText, revealedHtml, serverClock, startCountdowns,
 } from "./challenge.js";
 import { loadCatalog } from "./games.js";
@@ -15,7 +15,6 @@ import { sentence } from "./notice.js";
 import { formatTime } from "./render.js";
 
 const PAGE = 20;
-const POLL_CHECKING_MS = 3000;
 const POLL_MS = 30_000;
 const app = document.getElementById("app");
 const params = new URLSearchParams(location.search);
@@ -98,6 +97,7 @@ function render(board, me, now) {
 }
 
 let poll = null;
+const shownSince = performance.now();
 let stopCountdowns = () => {};
 
 async function load() {
@@ -125,7 +125,7 @@ async function load() {
   render(board, me, day.now_ms);
   stopCountdowns();
   stopCountdowns = startCountdowns(app, serverClock(day.now_ms), load);
-  if (!board.counts.final) poll = setTimeout(load, board.mine?.status === "pending" ? POLL_CHECKING_MS : POLL_MS);
+  if (!board.counts.final) poll = setTimeout(load, pollDelay([board.mine?.status], POLL_MS, shownSince));
 }
 
 installCopy(app);
