@@ -30,7 +30,7 @@ from . import challenge as ch
 from .accounts import AccountStore
 from .catalogue import ChallengeRef, challenges_of, parse_challenge_key
 from .derivation import new_salt, pick_seed
-from .events import from_stored, to_new_event
+from .events import AttemptFinished, AttemptStarted, from_stored, to_new_event
 from .leaderboard import BoardEntry, RedisLeaderboard
 from .winnable import FALLBACK_CHECK, check_for
 
@@ -238,12 +238,32 @@ class TournamentService:
             events = ch.decide_attempt(ch.EndAttemptAtGrace(self.clock()), attempt, state)
         if isinstance(events, RuleError) or not await self._append(attempt_stream_id(key, player_id), version, events):
             return
-        finished = events[-1]
-        account = await self.accounts.by_player(player_id)
-        entry = BoardEntry(player_id, attempt.started.game_id, finished.result, finished.moves, finished.time_ms,
-                           finished.finished_at_ms, account.name if account else None)
-        await self.board.finish(key, entry, attempt.started.ranked)
+        await self._put_on_board(key, player_id, attempt.started, events[-1])
         await self._changed(key)
+
+    async def _put_on_board(self, key: str, player_id: str, started: AttemptStarted,
+                            finished: AttemptFinished) -> None:
+        """The attempt's end on the board. Idempotent: the board takes it only from "playing", so the
+        verdict's path and the game's end may both call it, whichever comes first."""
+        account = await self.accounts.by_player(player_id)
+        entry = BoardEntry(player_id, started.game_id, finished.result, finished.moves, finished.time_ms,
+                           finished.finished_at_ms, account.name if account else None)
+        await self.board.finish(key, entry, started.ranked)
+
+    async def _finished_attempt(self, key: str, player_id: str, game_id: str) -> tuple[ch.AttemptState, int]:
+        """The attempt with its end recorded and on the board. The validator may answer before this
+        service hears the game end (the submitter is told first, and a process killed between the two
+        never tells it): the game's own end, from its log, is recorded here first."""
+        attempt, version = await self._attempt(key, player_id)
+        if attempt.started is not None and attempt.finished is None:
+            summary = await self.games.summary(game_id)
+            if summary is not None and summary.finished_at_ms is not None:
+                await self._record_end(key, player_id, summary.status, summary.moves, summary.elapsed_ms or 0,
+                                       summary.finished_at_ms)
+                attempt, version = await self._attempt(key, player_id)
+        if attempt.started is not None and attempt.finished is not None:
+            await self._put_on_board(key, player_id, attempt.started, attempt.finished)
+        return attempt, version
 
     async def verdict(self, created: GameCreated, verdict: Verdict) -> None:
         """The validator's sink: a ranked daily win goes on the board, or comes off it."""
@@ -253,6 +273,7 @@ class TournamentService:
         attempt, version = await self._attempt(key, created.player_id)
         if attempt.started is None or attempt.started.game_id != verdict.game_id:
             return  # not this player's attempt (a forged or stray submission): nothing to rank
+        attempt, version = await self._finished_attempt(key, created.player_id, verdict.game_id)
         events = ch.decide_attempt(ch.RecordVerdict(verdict.verified, verdict.reason, self.clock()), attempt,
                                    await self.challenge(key))
         if isinstance(events, RuleError):

@@ -127,3 +127,40 @@ async def test_a_win_faster_than_the_review_floor_is_ranked_and_shown_flagged(st
     await stack.validate()
     [row] = (await stack.tournaments.board.page(ref.key)).rows
     assert row.entry.player == player and row.entry.flagged and row.rank == 1
+
+
+@pytest.mark.parametrize("told_late", [True, False], ids=["end-heard-after-the-verdict", "end-never-heard"])
+async def test_a_verdict_before_the_game_end_reaches_the_board_still_ranks_the_win(stack, clock, told_late):
+    """The submitter hears a game end before the tournaments do, so a quick validator can answer first
+    (and a process killed between the two hooks never tells the tournaments at all). The win is ranked
+    from the game's own end either way, and the end heard late changes nothing."""
+    day = DAY + dt.timedelta(days=3 if told_late else 4)
+    ref = next(ref for ref in challenges_of(day) if ref.daily.game == "wish")
+    await stack.tournaments.prepare(ref)
+    clock.now = ref.opens_at_ms + HOUR
+    heard = []
+
+    class Later:  # holds the tournaments' end until the validator has answered
+        async def opened(self, *args) -> None:
+            await stack.tournaments.opened(*args)
+
+        async def ended(self, *args) -> None:
+            heard.append(args)
+
+    stack.games.results = AllResults(stack.validators.submitter, Later())
+    player = (await stack.tournaments.accounts.register(unique_id("Qu")[:18], "correct horse battery")).player_id
+    game_id = await win(stack, player, ref.key, clock)
+    assert (await stack.tournaments.board.standing(ref.key, player)).status == "playing"
+    await stack.validate()
+    summary = await stack.games.summary(game_id)
+    [row] = (await stack.tournaments.board.page(ref.key)).rows
+    assert (row.rank, row.entry.player, row.entry.game_id) == (1, player, game_id)
+    assert (row.entry.moves, row.entry.time_ms, row.entry.finished_at_ms) == (
+        summary.moves, summary.elapsed_ms, summary.finished_at_ms)
+    if told_late:
+        [args] = heard
+        await stack.tournaments.ended(*args)
+    standing = await stack.tournaments.board.standing(ref.key, player)
+    assert (standing.status, standing.rank) == ("verified", 1)
+    attempt = await stack.tournaments.attempt_of(player, ref.key)
+    assert attempt.verdict == "verified" and attempt.finished.result == "won"
