@@ -51,6 +51,8 @@ def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, dail
     page = daily_page
     console_errors.allow(r"Failed to load resource: .*status of 400")  # the refused name, shown in the form
     info = wait_for(lambda: challenge_of(get_json(server.url, "/api/dailies")["today"], KEY), "today's Wish")
+    # The scheduler prepares the week ahead a day at a time after today: the page is loaded once it has.
+    wait_for(lambda: len(get_json(server.url, "/api/dailies")["upcoming"]) == 7, "the week ahead prepared")
     page.goto("/")
     card = page.locator(f'[data-day=today] .daily-card[data-challenge="{KEY}"]')
     card.wait_for()
