@@ -12,6 +12,7 @@ from typing import Annotated
 import msgspec
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
+from litestar.params import Parameter
 from msgspec import Meta, Struct
 
 from engine import RuleError
@@ -33,6 +34,19 @@ Password = Annotated[str, Meta(min_length=1, max_length=256)]
 class CredentialsC2S(Struct, frozen=True, forbid_unknown_fields=True):
     name: Name
     password: Password
+
+
+MAX_NAMES = 32  # a race's seats and a ratings page at most: more is not a page's question
+PLAYER_IDS = rf"^[A-Za-z0-9_-]{{1,64}}(,[A-Za-z0-9_-]{{1,64}}){{0,{MAX_NAMES - 1}}}$"
+
+
+class PlayerName(Struct, frozen=True):
+    player: str
+    name: str | None  # None for a guest (or an id no one has)
+
+
+class PlayerNamesS2C(Struct, frozen=True):
+    players: list[PlayerName]
 
 
 class Me(Struct, frozen=True):
@@ -86,3 +100,15 @@ class AccountsController(Controller):
     async def me(self, claims: NamedDependency[TokenClaims], tournaments: NamedDependency[TournamentService]) -> Me:
         account = await tournaments.accounts.by_player(claims.player_id)
         return Me(claims.player_id, account.name if account else None, account is not None)
+
+    @get("/players/names", responses=errors(400))
+    async def names(self, tournaments: NamedDependency[TournamentService],
+                    ids: Annotated[str, Parameter(pattern=PLAYER_IDS, description=(
+                        f"player ids, comma-separated: at most {MAX_NAMES}, each letters, digits, _ and -"))],
+                    ) -> PlayerNamesS2C:
+        """The display names of players (racers, a ratings board): the names leaderboards already show.
+        Guests have none. Each id once, in the order asked."""
+        wanted = list(dict.fromkeys(ids.split(",")))
+        accounts = [await tournaments.accounts.by_player(player) for player in wanted]
+        return PlayerNamesS2C([PlayerName(player, account.name if account else None)
+                               for player, account in zip(wanted, accounts)])

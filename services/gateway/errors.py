@@ -52,4 +52,13 @@ def http_error_response(request: Request, exc: HTTPException) -> Response:
         if page is not None:
             return page
     code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
-    return Response(ErrorBody(code, exc.detail), status_code=exc.status_code, headers=exc.headers)
+    return Response(ErrorBody(code, _with_reasons(exc)), status_code=exc.status_code, headers=exc.headers)
+
+
+def _with_reasons(exc: HTTPException) -> str:
+    """The refusal and, for a parameter Litestar's validation refused, which one and why: "Validation
+    failed for GET /x: ids (query): Expected `str` matching regex ..."."""
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    reasons = [f"{item.get('key')} ({getattr(item.get('source'), 'value', item.get('source'))}): {item.get('message')}"
+               for item in extra if isinstance(item, dict) and item.get("key")]
+    return f"{exc.detail}: {'; '.join(reasons)}" if reasons else exc.detail

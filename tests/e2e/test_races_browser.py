@@ -10,6 +10,7 @@ the server's Redis once the game has started (as tests/gateway/test_races.py doe
 from __future__ import annotations
 
 import json
+import time
 
 import msgspec
 import pytest
@@ -100,6 +101,12 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     # The second follows the join link (the server sends it to the race page); the third types the code.
     second.page.goto(join_path)
     second.page.wait_for_url(f"**/race.html#/r/{race_id}")
+    # The second racer takes a named account (the guest keeps its id and its seat): shown by that name.
+    token = second.page.evaluate("JSON.parse(localStorage.getItem('arena.guest')).token")
+    named = f"sec{str(time.time_ns())[-8:]}"
+    signed = second.page.request.post("/api/accounts", data={"name": named, "password": "correct horse battery"},
+                                      headers={"Authorization": f"Bearer {token}"})
+    assert signed.status == 201, signed.text()
     third.page.goto("/race.html")
     third.page.wait_for_selector("#create-race select[name=entry] option", state="attached")
     third.page.wait_for_selector(".race-boards[data-board]")
@@ -115,6 +122,15 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     for guest in (host, spectator):
         guest.page.wait_for_function("document.querySelectorAll('.race-seats .seat[data-player]').length === 3")
     assert spectator.page.locator("[data-lobby=ready]").is_hidden()
+    # Racers by name: an account's name, a guest's short form; "You" on one's own page.
+    name_on = lambda guest, page: page.locator(f".race-seats .seat[data-player='{guest.player_id}'] .racer-name")
+    spectator.page.wait_for_function(
+        "(id) => document.querySelector(`.race-seats .seat[data-player='${id}'] .racer-name`)?.textContent !== ''"
+        " && !document.querySelector(`.race-seats .seat[data-player='${id}'] .racer-name`).textContent.startsWith('Player')",
+        arg=second.player_id)
+    assert name_on(second, spectator.page).inner_text() == named
+    assert name_on(host, spectator.page).inner_text().startswith("Guest ")
+    assert name_on(host, host.page).inner_text() == "You"
     save_screenshot(third.page, "race-lobby-360")
     # Everyone ready: the countdown, then the start signal and each racer's own board.
     for guest in racers:

@@ -120,6 +120,9 @@ export async function socketUrl(gameId) {
 
 // Accounts -------------------------------------------------------------------------------------
 
+/** Display names: {players: [{player, name (null for a guest)}]}, at most 32 ids at once. */
+export const playerNames = (ids) => request("GET", `/api/players/names?ids=${ids.map(encodeURIComponent).join(",")}`);
+
 /** Who the token is: {player_id, name (null for a guest), ranked}. */
 export const me = () => request("GET", "/api/players/me");
 

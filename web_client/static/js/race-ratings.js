@@ -4,7 +4,7 @@
 
 import { request } from "./api.js";
 import { escapeHtml } from "./html.js";
-import { racerName } from "./race-text.js";
+import { learnNames, racerName } from "./race-text.js";
 
 const BOARD_SIZE = 20;
 
@@ -39,6 +39,7 @@ export function mountRatings(panel, catalogue, me, { toast, errorText }) {
     const entry = catalogue.games[Number(menu.value)];
     try {
       const rows = await boardOf(entry);
+      await learnNames(rows.map((r) => r.player));
       if (catalogue.games[Number(menu.value)] !== entry) return; // another board was chosen meanwhile
       panel.querySelector("tbody").innerHTML = rowsHtml(rows, me);
       panel.dataset.board = `${entry.game}/${entry.variant_text}`;

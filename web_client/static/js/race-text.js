@@ -1,6 +1,7 @@
 // What the race pages say of a race and its racers: titles, names, statuses and times in words.
 // Server text reaches HTML only through escapeHtml.
 
+import { playerNames } from "./api.js";
 import { gameInfo, presetTitle } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { formatTime } from "./render.js";
@@ -11,9 +12,30 @@ export function raceTitle(race) {
   return game.presets.length > 1 ? `${game.title} · ${presetTitle(race.game, race.variant)}` : game.title;
 }
 
-/** A racer as others see them: "You" for this player, else a short form of the player id. */
+const NAMES_AT_ONCE = 32; // the server's bound
+const names = new Map(); // player id -> the account's name, or null for a guest
+
+/** Learn the display names of `players` not known yet; true when some were learnt (draw again). A
+ * failed ask is not fatal: the racers keep their short form until the next draw asks again. */
+export async function learnNames(players) {
+  const unknown = [...new Set(players)].filter((player) => !names.has(player)).slice(0, NAMES_AT_ONCE);
+  if (!unknown.length) return false;
+  try {
+    const { players: found } = await playerNames(unknown);
+    for (const { player, name } of found) names.set(player, name);
+    return found.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A racer as others see them: "You" for this player, else the account's name, else (a guest, or a name
+ * not learnt yet) a short form of the player id. */
 export function racerName(player, me) {
-  return player === me ? "You" : `Player ${String(player).slice(0, 8)}`;
+  if (player === me) return "You";
+  const name = names.get(player);
+  const short = String(player).replace(/^g_/, "").slice(0, 6);
+  return name ?? (names.has(player) ? `Guest ${short}` : `Player ${short}`);
 }
 
 export function racerHtml(player, me, race) {

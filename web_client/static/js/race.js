@@ -14,6 +14,7 @@ import { RaceLink, createRaceState } from "./race-link.js";
 import { mountCreate, mountLobby } from "./race-lobby.js";
 import { mountRace } from "./race-page.js";
 import { mountResults } from "./race-results.js";
+import { learnNames } from "./race-text.js";
 
 const app = document.getElementById("app");
 const PHASE_OF = { lobby: "lobby", countdown: "lobby", started: "race", ended: "results", final: "results" };
@@ -66,6 +67,8 @@ function openRoom(raceId, me) {
       shown = MOUNT[next](holder, ctx);
     }
     shown.update();
+    const racers = [...race.racers.map((r) => r.player), ...(race.standings ?? []).map((s) => s.player)];
+    learnNames(racers).then((learnt) => { if (learnt && shown) shown.update(); });
   };
   const link = new RaceLink(state, {
     url: () => raceSocketUrl(raceId),
