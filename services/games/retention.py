@@ -1,8 +1,9 @@
 """The store's retention policy: casual guest games are trimmed some days after they ended.
 
-A casual or practice game that ended (won, lost for good, or abandoned) joins the `retention` index
-with its end time; a background task in every server process (one at a time, under a lock) deletes
-the logs of the ones older than the retention period whose player is a guest. Never trimmed: daily
+A casual or practice game that ended (won, lost, or abandoned) joins the `retention` index with its
+end time; a background task in every server process (one at a time, under a lock) deletes the logs
+of the ones older than the retention period whose player is a guest. A casual loss undone is back in
+play: it is left alone, and joins again when it ends again. Never trimmed: daily
 attempts and race games (ranked, raced, or referenced by a leaderboard), and every game of a named
 account (their statistics are folded from them). ARENA_RETENTION_DAYS=0 keeps everything.
 """
@@ -15,6 +16,8 @@ import secrets
 from typing import Any
 
 from redis.exceptions import RedisError
+
+from engine import IN_PROGRESS
 
 from ..store.keys import (
     account_key,
@@ -61,9 +64,11 @@ class Retention:
         trimmed = 0
         for raw in due:
             game_id = raw.decode() if isinstance(raw, bytes) else raw
-            player = await self.redis.hget(meta_key(game_id), "player_id")
+            player, status = await self.redis.hmget(meta_key(game_id), ["player_id", "status"])
             player_id = player.decode() if isinstance(player, bytes) else player
-            if player_id is None or not await self.redis.exists(account_key(player_id)):
+            if status in (IN_PROGRESS, IN_PROGRESS.encode()):
+                pass  # an undo out of a loss put it back in play: it joins again when it ends again
+            elif player_id is None or not await self.redis.exists(account_key(player_id)):
                 await self._delete(game_id, player_id)
                 trimmed += 1
             await self.redis.zrem(retention_key(), game_id)

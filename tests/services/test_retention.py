@@ -45,3 +45,25 @@ async def test_only_ended_casual_guest_games_past_the_period_are_trimmed(private
     for kept in (old_named, old_daily, old_race, unfinished.id, recent):
         assert await redis.exists(log_key(kept)), kept
     assert await Retention(redis, days=0, clock=clock).trim_once() == 0  # 0 days: keep everything
+
+
+async def test_a_loss_undone_back_into_play_is_not_trimmed_until_it_ends_again(private_redis_client, clock):
+    from tests.services.test_play_flow import losing_line
+
+    redis = private_redis_client
+    retention = Retention(redis, days=30, clock=clock)
+    service = GameService(EventStore(redis, clock=clock), redis, results=retention)
+    seed, line = losing_line()
+    game = await service.create_game("g_undoer", "wish", {"mode": "standard"}, seed)
+    for version, intent in enumerate([*line, it.UndoIntent()]):
+        clock.now += 1000
+        assert (await service.submit("g_undoer", game.id, f"m{version}", version, intent)).answer.accepted
+    assert (await service.summary(game.id)).status == "in_progress"  # lost, then undone: in play again
+    clock.now += 31 * DAY_MS
+    await retention.trim_once()  # (this Redis may hold other tests' ended games: they may go)
+    assert await redis.exists(log_key(game.id)), "a game in play is never trimmed"
+    clock.now += 1000
+    assert (await service.submit("g_undoer", game.id, "resign", len(line) + 1, it.ResignIntent())).answer.accepted
+    clock.now += 31 * DAY_MS
+    assert await retention.trim_once() >= 1
+    assert not await redis.exists(log_key(game.id)), "ended again: trimmed a period after that end"
