@@ -141,8 +141,8 @@ def test_feedback_and_motion(browser, arena, motion):
         assert board.view()["moves"] == 0
         board.play(move)
         settle(page)
-        if moving:
-            assert seen(page)["glides"] >= 1, "the moved cards glide to their new place"
+        if moving:  # the moved cards glide to their new place (said once the transition runs)
+            page.wait_for_function("() => window.__seen.glides >= 1", timeout=5_000)
         else:
             assert seen(page)["glides"] == 0 and page.evaluate("document.getAnimations().length") == 0
     finally:
