@@ -22,6 +22,7 @@ from tests.races.client import card_keys_in
 from .board import Board
 from .conftest import save_screenshot
 from .daily import seed_from_log
+from .test_accessibility import serious_violations
 
 pytestmark = pytest.mark.browser
 
@@ -132,6 +133,7 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     assert name_on(host, spectator.page).inner_text().startswith("Guest ")
     assert name_on(host, host.page).inner_text() == "You"
     save_screenshot(third.page, "race-lobby-360")
+    assert serious_violations(third.page) == [], "the lobby, on a phone"
     # Everyone ready: the countdown, then the start signal and each racer's own board.
     for guest in racers:
         guest.page.click("[data-lobby=ready]")
@@ -145,6 +147,9 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     spectator.page.wait_for_selector(".race-live .race-progress .racer")
     assert spectator.page.locator(".race-live #board").count() == 0
     save_screenshot(third.page, "race-board-360")
+    # axe on the race in play: a racer's board on a phone, and the spectator's live view.
+    assert serious_violations(third.page) == [], "the race board, on a phone"
+    assert serious_violations(spectator.page) == [], "the spectator's view of the race"
     assert third.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # A racer who reloads (a dropped connection, a closed tab) finds the same game again, its clock running.
     game_of_second = second.page.evaluate("window.arena.state.gameId")
@@ -184,6 +189,7 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     assert all(not g.page.locator("[data-results=rematch]").is_hidden() for g in racers)
     assert spectator.page.locator("[data-results=rematch]").is_hidden()
     save_screenshot(third.page, "race-results-360")
+    assert serious_violations(third.page) == [], "the results, on a phone"
     save_screenshot(host.page, "race-results")
     assert third.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # The spectator's frames: the race socket only, and until the end no card key and no seed in any.

@@ -89,7 +89,7 @@ export function mountLobby(holder, ctx) {
       <div class="race-share">
         <p>Join code <strong class="race-code"></strong>
           <button type="button" data-lobby="copy">Copy the join link</button></p>
-        <p class="hint">The link: <a class="join-link"></a> · Spectators: <a class="watch-link">watch link</a></p>
+        <p class="race-links">The link: <a class="join-link"></a> · Spectators: <a class="watch-link">watch link</a></p>
         <p class="hint">The deal's commitment, revealed with the deal at the end: <code class="race-commitment"></code></p>
       </div>
       <h2>Seats</h2>
