@@ -8,6 +8,7 @@ import engine
 from engine import intents as it
 from services.games.service import NOT_YOUR_GAME, STALE_VERSION, GameService
 from services.store import EventStore
+from tests.services.conftest import IN_PLAY_WISH
 from tests.strategies import forward_moves
 
 pytestmark = pytest.mark.integration
@@ -254,10 +255,11 @@ async def test_a_casual_game_never_abandons_a_daily_attempt_or_a_race_game(servi
     from services.games.entries import GameLinks
 
     player = "g_kinds"
-    daily = await service.create_game(player, "wish", None, kind="daily", links=GameLinks(challenge="2026-12-01/wish"))
-    race = await service.create_game(player, "wish", None, kind="race", links=GameLinks(race="r_1"))
+    daily = await service.create_game(player, "wish", None, IN_PLAY_WISH, kind="daily",
+                                      links=GameLinks(challenge="2026-12-01/wish"))
+    race = await service.create_game(player, "wish", None, IN_PLAY_WISH, kind="race", links=GameLinks(race="r_1"))
     clock.now += 1
-    casual = await service.create_game(player, "wish", None)
+    casual = await service.create_game(player, "wish", None, IN_PLAY_WISH, kind="casual")
     clock.now += 1
     await service.create_game(player, "wish", None)
     statuses = {g: (await service.summary(g)).status for g in (daily.id, race.id, casual.id)}

@@ -10,6 +10,7 @@ from services.games.retention import DAY_MS, Retention
 from services.games.service import GameService
 from services.store import EventStore
 from services.store.keys import account_key, log_key, meta_key, player_games_key
+from tests.services.conftest import IN_PLAY_WISH
 
 pytestmark = pytest.mark.integration
 
@@ -21,9 +22,9 @@ async def test_only_ended_casual_guest_games_past_the_period_are_trimmed(private
     guest, named = "g_forgetful", "g_named"
     await redis.hset(account_key(named), mapping={"name": "Named"})  # a named account keeps its games
 
-    async def ended(player, **create):
-        game = await service.create_game(player, "wish", None, **create)
-        if create.get("kind") == "race":  # a race game opens at its race's start signal, logged by the race
+    async def ended(player, kind="casual", **create):
+        game = await service.create_game(player, "wish", None, IN_PLAY_WISH, kind=kind, **create)
+        if kind == "race":  # a race game opens at its race's start signal, logged by the race
             await service.show_at(game.id, clock.now, "race:r_1")
         assert (await service.submit(player, game.id, "r", 0, it.ResignIntent())).answer.accepted
         return game.id
