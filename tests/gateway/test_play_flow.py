@@ -14,7 +14,7 @@ from services.games.entries import GameLinks
 from services.games.service import GameService
 from services.store import EventStore
 from services.store.envelope import log_key
-from tests.support.play import lost_wish_line
+from tests.support.play import IN_PLAY_WISH, lost_wish_line
 
 pytestmark = pytest.mark.integration
 
@@ -120,7 +120,7 @@ def test_play_again_over_http_deals_the_same_deal_as_practice(alice, bob, http):
 async def test_play_again_is_refused_for_a_daily_still_open(gateway, redis_client, alice, http):
     service = GameService(EventStore(redis_client), redis_client)  # the gateway's own store and keys
     today = dt.datetime.now(dt.timezone.utc).date().isoformat()
-    daily = await service.create_game(alice.player_id, "wish", None, kind="daily",
+    daily = await service.create_game(alice.player_id, "wish", None, IN_PLAY_WISH, kind="daily",
                                       links=GameLinks(challenge=f"{today}/wish/mode=standard"))
     await service.open_for(daily.id, alice.player_id)
     assert (await service.submit(alice.player_id, daily.id, "r", 0, it.ResignIntent())).answer.accepted

@@ -20,7 +20,7 @@ from services.games.service import GameService
 from services.store import EventStore
 from services.validator import replay_views
 from tests.gateway.client import Audit, Client
-from tests.support.play import WISH_OPEN, lost_wish_line, winnable_wish_seed
+from tests.support.play import IN_PLAY_WISH, WISH_OPEN, lost_wish_line, winnable_wish_seed
 
 pytestmark = pytest.mark.integration
 
@@ -117,9 +117,9 @@ def test_a_missing_game_has_no_views(http):
 async def test_a_daily_before_its_close_serves_no_card_to_anyone(gateway, redis_client):
     service = GameService(EventStore(redis_client), redis_client)  # the gateway's own store and keys
     today = dt.datetime.now(dt.timezone.utc).date().isoformat()
-    open_day = await service.create_game("g_daily", "wish", None, kind="daily",
+    open_day = await service.create_game("g_daily", "wish", None, IN_PLAY_WISH, kind="daily",
                                          links=GameLinks(challenge=f"{today}/wish/mode=standard"))
-    past = await service.create_game("g_daily", "wish", None, kind="daily",
+    past = await service.create_game("g_daily", "wish", None, IN_PLAY_WISH, kind="daily",
                                      links=GameLinks(challenge="2020-01-01/wish/mode=standard"))
     for game in (open_day, past):
         await service.open_for(game.id, "g_daily")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-import engine
 from services.games.service import GameService
 from services.store import EventStore
 
@@ -13,13 +12,6 @@ from services.store import EventStore
 def redis(redis_client):
     """The service's plain Redis client (the shared `redis_client`)."""
     return redis_client
-
-
-# A Wish deal still in play as dealt: about 1 deal in 160 is lost before any move (no pair to take),
-# and a test that resigns or abandons a server-chosen deal fails on those. Given with the kind named,
-# it is still a server's (casual, daily, race) deal, not a chosen one.
-IN_PLAY_WISH = next(seed for seed in range(1, 1000)
-                    if engine.initial_state("wish", None, seed).status == engine.IN_PROGRESS)
 
 
 class Clock:

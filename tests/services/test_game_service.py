@@ -8,7 +8,7 @@ import engine
 from engine import intents as it
 from services.games.service import NOT_YOUR_GAME, STALE_VERSION, GameService
 from services.store import EventStore
-from tests.services.conftest import IN_PLAY_WISH
+from tests.support.play import IN_PLAY_WISH
 from tests.strategies import forward_moves
 
 pytestmark = pytest.mark.integration

@@ -10,7 +10,7 @@ from services.games.retention import DAY_MS, Retention
 from services.games.service import GameService
 from services.store import EventStore
 from services.store.keys import account_key, log_key, meta_key, player_games_key
-from tests.services.conftest import IN_PLAY_WISH
+from tests.support.play import IN_PLAY_WISH
 
 pytestmark = pytest.mark.integration
 

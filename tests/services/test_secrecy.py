@@ -7,6 +7,7 @@ import pytest
 from engine import intents as it
 from services.games.entries import GameLinks
 from services.games.secrecy import DealSecrecy, challenge_reveal_ms
+from tests.support.play import IN_PLAY_WISH
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +22,7 @@ def test_the_reveal_is_the_close_plus_the_grace():
 
 async def test_an_ended_daily_attempt_shows_no_seed_or_deal_to_anyone_before_the_reveal(service, clock):
     clock.now = challenge_reveal_ms(CHALLENGE) - 30 * 3600 * 1000  # during the day
-    game = await service.create_game("a_player", "wish", None, kind="daily", links=GameLinks(challenge=CHALLENGE))
+    game = await service.create_game("a_player", "wish", None, IN_PLAY_WISH, kind="daily", links=GameLinks(challenge=CHALLENGE))
     snapshot, _ = await service.open_for(game.id, "a_player")
     ended = await service.submit("a_player", game.id, "r", 0, it.ResignIntent())
     assert ended.answer.accepted and ended.snapshot.view.status == "abandoned"
@@ -37,7 +38,7 @@ async def test_an_ended_daily_attempt_shows_no_seed_or_deal_to_anyone_before_the
 
 async def test_practice_on_a_daily_deal_is_as_secret_as_the_attempt(service, clock):
     clock.now = challenge_reveal_ms(CHALLENGE) - 3 * 3600 * 1000
-    game = await service.create_game("a_player", "wish", None, kind="practice", links=GameLinks(challenge=CHALLENGE))
+    game = await service.create_game("a_player", "wish", None, IN_PLAY_WISH, kind="practice", links=GameLinks(challenge=CHALLENGE))
     await service.open_for(game.id, "a_player")
     ended = await service.submit("a_player", game.id, "r", 0, it.ResignIntent())
     assert ended.snapshot.seed is None and ended.snapshot.deal is None
@@ -46,7 +47,7 @@ async def test_practice_on_a_daily_deal_is_as_secret_as_the_attempt(service, clo
 async def test_a_race_game_is_secret_until_its_race_has_ended(service, clock):
     ended_races: set[str] = set()
     service.secrecy = DealSecrecy(race_ended=ended_races.__contains__)
-    game = await service.create_game("a_racer", "wish", None, kind="race", links=GameLinks(race="r_1"))
+    game = await service.create_game("a_racer", "wish", None, IN_PLAY_WISH, kind="race", links=GameLinks(race="r_1"))
     await service.show_at(game.id, clock.now, "race-r_1")  # the race shows its games at the start signal
     done = await service.submit("a_racer", game.id, "r", 0, it.ResignIntent())
     assert done.snapshot.seed is None
