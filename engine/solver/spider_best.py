@@ -69,10 +69,10 @@ def portfolio_for(suits: int) -> tuple[Weights, ...]:
     return PORTFOLIOS.get(suits, PORTFOLIOS[4])
 
 
-def column_worth_of(w: Weights) -> Callable[[tuple[int, ...], int], int]:
+def column_worth_of(w: Weights) -> Callable[[bytes, int], int]:
     down_w, brk_w, odd_w, empty_w, dig_w = w.down, w.brk, w.odd, w.empty, w.dig
 
-    def column_worth(col: tuple[int, ...], down: int) -> int:
+    def column_worth(col: bytes, down: int) -> int:
         if not col:
             return empty_w
         cost = 0
