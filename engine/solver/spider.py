@@ -80,9 +80,11 @@ class SpiderSearch:
 
     # Pass 1 -------------------------------------------------------------------------------
 
-    def progress(self, node: Node) -> list[tuple[int, int, int]]:
+    def progress(self, node: Node, tops=None) -> list[tuple[int, int, int]]:
+        """Whole runs onto their own suit, and runs that turn a card or empty a column onto any
+        card one rank higher or into an empty column."""
         cols, downs = node[0], node[1]
-        tops, empty = _tops(cols, downs)
+        tops, empty = tops or _tops(cols, downs)
         moves = []
         for src, col in enumerate(cols):
             length = run_length(col, downs[src])
@@ -100,10 +102,41 @@ class SpiderSearch:
                     moves.append((src, empty[0], length))
         return moves
 
-    def lateral(self, node: Node) -> list[tuple[int, int, int]]:
+    def progress_at(self, node: Node, at: int) -> list[tuple[int, int, int]]:
+        """The progress moves from or onto column `at`, whose top card is face up, in the order
+        progress gives them (what a lateral move off `at` enables): read off the columns' ends
+        without building the table of tops, as this runs once per lateral move."""
+        cols, downs = node[0], node[1]
+        at_col = cols[at]
+        at_top = at_col[-1]
+        moves = []
+        for src, col in enumerate(cols):
+            if src == at:
+                length = run_length(col, downs[at])
+                head = col[-length]
+                rank = (head & 15) + 1
+                ends = [(c[-1], dst) for dst, c in enumerate(cols) if len(c) > downs[dst] and dst != at]
+                moves.extend((at, dst, length) for top, dst in ends if top == head + 1)
+                if len(col) == length or len(col) - length == downs[at]:
+                    moves.extend((at, dst, length) for top, dst in sorted(ends)
+                                 if (top & 15) == rank and top != head + 1)
+                    empty = [dst for dst, c in enumerate(cols) if not c]
+                    if empty and len(col) > length:
+                        moves.append((at, empty[0], length))
+                continue
+            length = run_length(col, downs[src])
+            if not length:
+                continue
+            head = col[-length]
+            if head + 1 == at_top or ((head & 15) + 1 == (at_top & 15)
+                                      and (len(col) == length or len(col) - length == downs[src])):
+                moves.append((src, at, length))
+        return moves
+
+    def lateral(self, node: Node, tops=None) -> list[tuple[int, int, int]]:
         """Whole runs moved off a face-up card they do not continue in suit."""
         cols, downs = node[0], node[1]
-        tops, empty = _tops(cols, downs)
+        tops, empty = tops or _tops(cols, downs)
         moves = []
         for src, col in enumerate(cols):
             length = run_length(col, downs[src])
@@ -119,15 +152,15 @@ class SpiderSearch:
 
     def expand_pruned(self, node: Node):
         cols, downs = node[0], node[1]
-        ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node)]
-        for first in self.lateral(node):
+        tops = _tops(cols, downs)
+        ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node, tops)]
+        for first in self.lateral(node, tops):
             middle = apply_move(node, *first)
             gain = move_gain(cols, downs, *first)
             src = first[0]
-            for second in self.progress(middle):
-                if src in (second[0], second[1]):
-                    ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second)))
-        _, empty = _tops(cols, downs)
+            for second in self.progress_at(middle, src):
+                ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second)))
+        empty = tops[1]
         if empty and node[2] < len(self.deals):  # columns must be filled before the next deal
             for src, col in enumerate(cols):
                 length = run_length(col, downs[src])
