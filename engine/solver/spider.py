@@ -67,7 +67,11 @@ class SpiderSearch:
     def _build(self, node: Node, ranked: list):
         """Children best first, each built only when the search gets to it."""
         ranked.sort(key=lambda item: -item[0])
-        for _, steps in ranked:
+        for item in ranked:
+            steps = item[1]
+            if len(item) > 2:  # (gain, (first, second), the position after first)
+                yield steps, apply_move(item[2], *steps[1])
+                continue
             child = node
             for step in steps:
                 child = apply_deal(child, self.deals[child[2]]) if step == DEAL else apply_move(child, *step)
@@ -80,14 +84,14 @@ class SpiderSearch:
 
     # Pass 1 -------------------------------------------------------------------------------
 
-    def progress(self, node: Node, tops=None) -> list[tuple[int, int, int]]:
+    def progress(self, node: Node, tops, runs: list[int]) -> list[tuple[int, int, int]]:
         """Whole runs onto their own suit, and runs that turn a card or empty a column onto any
-        card one rank higher or into an empty column."""
+        card one rank higher or into an empty column (`tops` as _tops, `runs` as _runs give)."""
         cols, downs = node[0], node[1]
-        tops, empty = tops or _tops(cols, downs)
+        tops, empty = tops
         moves = []
         for src, col in enumerate(cols):
-            length = run_length(col, downs[src])
+            length = runs[src]
             if not length:
                 continue
             head = col[-length]
@@ -102,7 +106,7 @@ class SpiderSearch:
                     moves.append((src, empty[0], length))
         return moves
 
-    def progress_at(self, node: Node, at: int) -> list[tuple[int, int, int]]:
+    def progress_at(self, node: Node, at: int, runs: list[int]) -> list[tuple[int, int, int]]:
         """The progress moves from or onto column `at`, whose top card is face up, in the order
         progress gives them (what a lateral move off `at` enables): read off the columns' ends
         without building the table of tops, as this runs once per lateral move."""
@@ -112,7 +116,7 @@ class SpiderSearch:
         moves = []
         for src, col in enumerate(cols):
             if src == at:
-                length = run_length(col, downs[at])
+                length = runs[at]
                 head = col[-length]
                 rank = (head & 15) + 1
                 ends = [(c[-1], dst) for dst, c in enumerate(cols) if len(c) > downs[dst] and dst != at]
@@ -124,7 +128,7 @@ class SpiderSearch:
                     if empty and len(col) > length:
                         moves.append((at, empty[0], length))
                 continue
-            length = run_length(col, downs[src])
+            length = runs[src]
             if not length:
                 continue
             head = col[-length]
@@ -133,13 +137,13 @@ class SpiderSearch:
                 moves.append((src, at, length))
         return moves
 
-    def lateral(self, node: Node, tops=None) -> list[tuple[int, int, int]]:
+    def lateral(self, node: Node, tops, runs: list[int]) -> list[tuple[int, int, int]]:
         """Whole runs moved off a face-up card they do not continue in suit."""
         cols, downs = node[0], node[1]
-        tops, empty = tops or _tops(cols, downs)
+        tops, empty = tops
         moves = []
         for src, col in enumerate(cols):
-            length = run_length(col, downs[src])
+            length = runs[src]
             if not length or len(col) == length or len(col) - length == downs[src]:
                 continue
             head = col[-length]
@@ -153,17 +157,21 @@ class SpiderSearch:
     def expand_pruned(self, node: Node):
         cols, downs = node[0], node[1]
         tops = _tops(cols, downs)
-        ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node, tops)]
-        for first in self.lateral(node, tops):
+        runs = [run_length(col, downs[i]) for i, col in enumerate(cols)]
+        ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node, tops, runs)]
+        for first in self.lateral(node, tops, runs):
             middle = apply_move(node, *first)
             gain = move_gain(cols, downs, *first)
-            src = first[0]
-            for second in self.progress_at(middle, src):
-                ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second)))
+            src, dst, _ = first
+            after = list(runs)  # a move changes the runs of its two columns only
+            after[src] = run_length(middle[0][src], middle[1][src])
+            after[dst] = run_length(middle[0][dst], middle[1][dst])
+            for second in self.progress_at(middle, src, after):
+                ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second), middle))
         empty = tops[1]
         if empty and node[2] < len(self.deals):  # columns must be filled before the next deal
             for src, col in enumerate(cols):
-                length = run_length(col, downs[src])
+                length = runs[src]
                 counts = {count for count in (1, length) if 1 <= count <= length and count < len(col)}
                 for count in sorted(counts):
                     move = (src, empty[0], count)
@@ -237,7 +245,8 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
         return WINNABLE, (), 1
     first = [_depth_first(root, search.expand_pruned, search.key, search.won)]
     next(first[0])
-    first += [best_first(root, deals, RUNS_TO_WIN, search.key, w) for w in portfolio_for(_suits(board))]
+    first += [best_first(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
+              for w in portfolio_for(_suits(board))]
     won, steps, nodes = interleave(first, budget, 1)
     if won is False:  # every pass-1 search ran dry: only the complete pass can tell
         found = depth_first(root, search.expand_complete, search.key, search.won, max(budget - nodes, 1))

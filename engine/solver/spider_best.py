@@ -44,6 +44,7 @@ class Weights(NamedTuple):
     step: int  # per move made (the priority only)
     dig: int  # per face-down card and face-up sequence above it (buried cards cost more)
     newest_first: bool  # among equal priorities, the latest generated first (else the oldest)
+    macro: bool = False  # children: spider.py's macro-moves instead of this module's single moves
 
 
 CLEAR = 1000  # per cleared run, whatever the setting
@@ -54,6 +55,8 @@ SHORT_LINES = Weights(12, 8, 8, 14, 7, 2, 0, True)  # a higher price per move
 BY_RANK = Weights(12, 4, 10, 14, 7, 1, 0, True)  # an off-suit card one rank lower is half a break
 DIGGING = Weights(6, 4, 10, 30, 9, 1, 3, True)  # buried cards and empty columns count most
 BREADTH = Weights(12, 8, 8, 14, 7, 0, 0, False)  # no price per move, the oldest of equals first
+MACRO_BASE = BASE._replace(macro=True)  # BASE's worth over the depth-first pass's macro-moves
+MACRO_BY_RANK = BY_RANK._replace(macro=True)
 
 # Per number of suits in the deck, the settings that run beside the pruned depth-first pass of
 # spider.py: chosen on seeds 1 to 20 of each suit count, where together they won every one- and
@@ -61,7 +64,7 @@ BREADTH = Weights(12, 8, 8, 14, 7, 0, 0, False)  # no price per move, the oldest
 PORTFOLIOS = {
     1: (DOWN_HEAVY, BASE),
     2: (BASE, SHORT_LINES, BREADTH, BY_RANK),
-    4: (BASE, DIGGING, BY_RANK),
+    4: (MACRO_BASE, MACRO_BY_RANK),
 }
 
 
@@ -128,15 +131,16 @@ def moves(cols: tuple, downs: tuple, deal_possible: bool) -> list:
 
 
 def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable], w: Weights,
-            ) -> Generator[tuple[int, list | None], int, int]:
+            expand: Callable | None = None) -> Generator[tuple[int, list | None], int, int]:
     """One setting's best-first search as a coroutine: sent a number of nodes, it searches that
     many and yields (that number, None), or yields (nodes, steps) as soon as it wins. It returns
-    the nodes of its last slice when it runs dry."""
+    the nodes of its last slice when it runs dry. The children are this module's single moves,
+    or with `expand` that function's (steps, child) pairs (spider.py's macro-moves)."""
     column_worth = column_worth_of(w)
     step_w, stock_w = w.step, w.stock
     order = -1 if w.newest_first else 1
     seen = {key(root)}
-    parents: list[tuple[int, object]] = [(-1, None)]  # per generated position: (parent, move)
+    parents: list[tuple[int, tuple]] = [(-1, ())]  # per generated position: (parent, steps)
     nodes_of: list[Node | None] = [root]
     stock = sum(len(d) for d in deals[root[2]:])
     values = [root[3] * CLEAR - stock_w * stock + sum(column_worth(c, d) for c, d in zip(root[0], root[1]))]
@@ -149,28 +153,25 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
         nodes_of[index] = None  # expanded: only its line back to the root is kept
         cols, downs, dealt, cleared = node
         value = values[index] - step_w
-        for move in moves(cols, downs, dealt < len(deals)):
-            if move == DEAL:
-                child = apply_deal(node, deals[dealt])
-                gain = (stock_w * len(deals[dealt]) + sum(column_worth(c, d) for c, d in zip(child[0], child[1]))
-                        - sum(column_worth(c, d) for c, d in zip(cols, downs)))
-            else:
-                src, dst, count = move
-                child = apply_move(node, src, dst, count)
-                ccols, cdowns = child[0], child[1]
-                gain = (column_worth(ccols[src], cdowns[src]) + column_worth(ccols[dst], cdowns[dst])
-                        - column_worth(cols[src], downs[src]) - column_worth(cols[dst], downs[dst]))
+        children = (_single(node, deals) if expand is None else expand(node))
+        for steps, child in children:
             child_key = key(child)
             if child_key in seen:
                 continue
             seen.add(child_key)
             fresh += 1
-            parents.append((index, move))
+            parents.append((index, steps))
             at = len(parents) - 1
             if child[3] >= runs_to_win:
                 yield fresh, _line(parents, at)
                 return 0
-            child_value = value + gain + CLEAR * (child[3] - cleared)
+            # The worth changes only in the columns a step touched (the others are the same objects).
+            ccols, cdowns = child[0], child[1]
+            gain = CLEAR * (child[3] - cleared) + stock_w * sum(len(d) for d in deals[dealt:child[2]])
+            for i, col in enumerate(ccols):
+                if col is not cols[i] or cdowns[i] != downs[i]:
+                    gain += column_worth(col, cdowns[i]) - column_worth(cols[i], downs[i])
+            child_value = value + gain
             nodes_of.append(child)
             values.append(child_value)
             heapq.heappush(heap, (-child_value, order * at, at))
@@ -180,21 +181,26 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
     return fresh
 
 
+def _single(node: Node, deals: tuple):
+    cols, downs, dealt, _ = node
+    for move in moves(cols, downs, dealt < len(deals)):
+        yield (move,), (apply_deal(node, deals[dealt]) if move == DEAL else apply_move(node, *move))
+
+
 def _line(parents: list, index: int) -> list:
-    steps = []
+    parts = []
     while index > 0:
-        index, move = parents[index]
-        steps.append(move)
-    steps.reverse()
-    return steps
+        index, steps = parents[index]
+        parts.append(steps)
+    return [step for part in reversed(parts) for step in part]
 
 
 Search = Generator[tuple[int, list | None], int, int]
 
 
 def best_first(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable],
-               w: Weights) -> Search:
-    search = _search(root, deals, runs_to_win, key, w)
+               w: Weights, expand: Callable | None = None) -> Search:
+    search = _search(root, deals, runs_to_win, key, w, expand)
     next(search)
     return search
 
