@@ -12,8 +12,9 @@ Two passes, both counted in one budget of search nodes:
      progress move it enables from that column. Runs are never split, except that the top card
      alone may fill an empty column before a deal. This one wins most one- and two-suit deals in
      a few hundred nodes;
-   - best-first searches over single moves (spider_best), one per weighting of the deck's suit
-     count, which win where the depth-first search is stuck under an early mistake.
+   - best-first searches (spider_best), one per weighting of the deck's suit count, over single
+     moves or over the macro-moves above, which win where the depth-first search is stuck under
+     an early mistake.
 2. If every pass-1 search runs out of moves without a win (that proves nothing, since they
    skipped moves), a complete depth-first pass over every legal move with what is left of the
    budget. Only this pass may answer unwinnable. Its only reductions are exact: once the stock
