@@ -54,6 +54,7 @@ CLEAR = 1000  # per cleared run, whatever the setting
 
 BASE = Weights(12, 8, 8, 14, 7, 1, 0, True)
 DOWN_HEAVY = Weights(16, 8, 8, 14, 8, 1, 0, True)  # turning cards first
+# SHORT_LINES, DIGGING and BREADTH are in no portfolio now; kept to compare new settings against.
 SHORT_LINES = Weights(12, 8, 8, 14, 7, 2, 0, True)  # a higher price per move
 BY_RANK = Weights(12, 4, 10, 14, 7, 1, 0, True)  # an off-suit card one rank lower is half a break
 DIGGING = Weights(6, 4, 10, 30, 9, 1, 3, True)  # buried cards and empty columns count most
