@@ -12,8 +12,9 @@ Two passes, both counted in one budget of search nodes:
      progress move it enables from that column. Runs are never split, except that the top card
      alone may fill an empty column before a deal. This one wins most one- and two-suit deals in
      a few hundred nodes;
-   - best-first searches over single moves (spider_best), one per weighting of the deck's suit
-     count, which win where the depth-first search is stuck under an early mistake.
+   - best-first searches (spider_best), one per weighting of the deck's suit count, over single
+     moves or over the macro-moves above, which win where the depth-first search is stuck under
+     an early mistake.
 2. If every pass-1 search runs out of moves without a win (that proves nothing, since they
    skipped moves), a complete depth-first pass over every legal move with what is left of the
    budget. Only this pass may answer unwinnable. Its only reductions are exact: once the stock
@@ -67,7 +68,11 @@ class SpiderSearch:
     def _build(self, node: Node, ranked: list):
         """Children best first, each built only when the search gets to it."""
         ranked.sort(key=lambda item: -item[0])
-        for _, steps in ranked:
+        for item in ranked:
+            steps = item[1]
+            if len(item) > 2:  # (gain, (first, second), the position after first)
+                yield steps, apply_move(item[2], *steps[1])
+                continue
             child = node
             for step in steps:
                 child = apply_deal(child, self.deals[child[2]]) if step == DEAL else apply_move(child, *step)
@@ -80,12 +85,14 @@ class SpiderSearch:
 
     # Pass 1 -------------------------------------------------------------------------------
 
-    def progress(self, node: Node) -> list[tuple[int, int, int]]:
+    def progress(self, node: Node, tops, runs: list[int]) -> list[tuple[int, int, int]]:
+        """Whole runs onto their own suit, and runs that turn a card or empty a column onto any
+        card one rank higher or into an empty column (`tops` as _tops, `runs` as _runs give)."""
         cols, downs = node[0], node[1]
-        tops, empty = _tops(cols, downs)
+        tops, empty = tops
         moves = []
         for src, col in enumerate(cols):
-            length = run_length(col, downs[src])
+            length = runs[src]
             if not length:
                 continue
             head = col[-length]
@@ -100,13 +107,44 @@ class SpiderSearch:
                     moves.append((src, empty[0], length))
         return moves
 
-    def lateral(self, node: Node) -> list[tuple[int, int, int]]:
-        """Whole runs moved off a face-up card they do not continue in suit."""
+    def progress_at(self, node: Node, at: int, runs: list[int]) -> list[tuple[int, int, int]]:
+        """The progress moves from or onto column `at`, whose top card is face up, in the order
+        progress gives them (what a lateral move off `at` enables): read off the columns' ends
+        without building the table of tops, as this runs once per lateral move."""
         cols, downs = node[0], node[1]
-        tops, empty = _tops(cols, downs)
+        at_col = cols[at]
+        at_top = at_col[-1]
         moves = []
         for src, col in enumerate(cols):
-            length = run_length(col, downs[src])
+            if src == at:
+                length = runs[at]
+                head = col[-length]
+                rank = (head & 15) + 1
+                ends = [(c[-1], dst) for dst, c in enumerate(cols) if len(c) > downs[dst] and dst != at]
+                moves.extend((at, dst, length) for top, dst in ends if top == head + 1)
+                if len(col) == length or len(col) - length == downs[at]:
+                    moves.extend((at, dst, length) for top, dst in sorted(ends)
+                                 if (top & 15) == rank and top != head + 1)
+                    empty = [dst for dst, c in enumerate(cols) if not c]
+                    if empty and len(col) > length:
+                        moves.append((at, empty[0], length))
+                continue
+            length = runs[src]
+            if not length:
+                continue
+            head = col[-length]
+            if head + 1 == at_top or ((head & 15) + 1 == (at_top & 15)
+                                      and (len(col) == length or len(col) - length == downs[src])):
+                moves.append((src, at, length))
+        return moves
+
+    def lateral(self, node: Node, tops, runs: list[int]) -> list[tuple[int, int, int]]:
+        """Whole runs moved off a face-up card they do not continue in suit."""
+        cols, downs = node[0], node[1]
+        tops, empty = tops
+        moves = []
+        for src, col in enumerate(cols):
+            length = runs[src]
             if not length or len(col) == length or len(col) - length == downs[src]:
                 continue
             head = col[-length]
@@ -119,18 +157,22 @@ class SpiderSearch:
 
     def expand_pruned(self, node: Node):
         cols, downs = node[0], node[1]
-        ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node)]
-        for first in self.lateral(node):
+        tops = _tops(cols, downs)
+        runs = [run_length(col, downs[i]) for i, col in enumerate(cols)]
+        ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node, tops, runs)]
+        for first in self.lateral(node, tops, runs):
             middle = apply_move(node, *first)
             gain = move_gain(cols, downs, *first)
-            src = first[0]
-            for second in self.progress(middle):
-                if src in (second[0], second[1]):
-                    ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second)))
-        _, empty = _tops(cols, downs)
+            src, dst, _ = first
+            after = list(runs)  # a move changes the runs of its two columns only
+            after[src] = run_length(middle[0][src], middle[1][src])
+            after[dst] = run_length(middle[0][dst], middle[1][dst])
+            for second in self.progress_at(middle, src, after):
+                ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second), middle))
+        empty = tops[1]
         if empty and node[2] < len(self.deals):  # columns must be filled before the next deal
             for src, col in enumerate(cols):
-                length = run_length(col, downs[src])
+                length = runs[src]
                 counts = {count for count in (1, length) if 1 <= count <= length and count < len(col)}
                 for count in sorted(counts):
                     move = (src, empty[0], count)
@@ -204,7 +246,8 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
         return WINNABLE, (), 1
     first = [_depth_first(root, search.expand_pruned, search.key, search.won)]
     next(first[0])
-    first += [best_first(root, deals, RUNS_TO_WIN, search.key, w) for w in portfolio_for(_suits(board))]
+    first += [best_first(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
+              for w in portfolio_for(_suits(board))]
     won, steps, nodes = interleave(first, budget, 1)
     if won is False:  # every pass-1 search ran dry: only the complete pass can tell
         found = depth_first(root, search.expand_complete, search.key, search.won, max(budget - nodes, 1))

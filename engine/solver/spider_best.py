@@ -20,8 +20,11 @@ with its own table of positions, and the first to win answers: the cost is the p
 times the nodes of the luckiest setting, which is far less than the nodes of a typical one.
 
 Moves tried: a whole run onto any card one rank higher, part of a run onto its own suit, a whole
-run off a card into the first empty column, and a deal. This pass proves nothing when it runs out
-of positions (it skips moves); the complete pass in spider.py does that.
+run off a card into the first empty column, and a deal; or, for a setting marked `macro`, the
+macro-moves of spider.py's depth-first pass (a move that only shifts a run is tried only with
+the progress it enables), which leave fewer positions of equal worth to wander among: on two and
+four suits those settings win with far fewer nodes. This pass proves nothing when it runs out of
+positions (it skips moves); the complete pass in spider.py does that.
 """
 
 from __future__ import annotations
@@ -44,24 +47,32 @@ class Weights(NamedTuple):
     step: int  # per move made (the priority only)
     dig: int  # per face-down card and face-up sequence above it (buried cards cost more)
     newest_first: bool  # among equal priorities, the latest generated first (else the oldest)
+    macro: bool = False  # children: spider.py's macro-moves instead of this module's single moves
 
 
 CLEAR = 1000  # per cleared run, whatever the setting
 
 BASE = Weights(12, 8, 8, 14, 7, 1, 0, True)
 DOWN_HEAVY = Weights(16, 8, 8, 14, 8, 1, 0, True)  # turning cards first
+# DIGGING and BREADTH are in no portfolio now; kept to compare new settings against.
 SHORT_LINES = Weights(12, 8, 8, 14, 7, 2, 0, True)  # a higher price per move
 BY_RANK = Weights(12, 4, 10, 14, 7, 1, 0, True)  # an off-suit card one rank lower is half a break
 DIGGING = Weights(6, 4, 10, 30, 9, 1, 3, True)  # buried cards and empty columns count most
 BREADTH = Weights(12, 8, 8, 14, 7, 0, 0, False)  # no price per move, the oldest of equals first
+MACRO_SHORT = SHORT_LINES._replace(macro=True)  # over the depth-first pass's macro-moves
+MACRO_BY_RANK_SHORT = BY_RANK._replace(step=2, macro=True)  # BY_RANK's worth, SHORT_LINES's price
 
 # Per number of suits in the deck, the settings that run beside the pruned depth-first pass of
-# spider.py: chosen on seeds 1 to 20 of each suit count, where together they won every one- and
-# two-suit deal (docs/solvers.md gives the figures on other seeds).
+# spider.py: chosen on seeds 1 to 20 of each suit count (docs/solvers.md gives the figures on
+# other seeds). Two macro settings at a price of 2 per move: on two suits they won all 20 with
+# 70,000 nodes in all, where the four single-move settings took 325,000 (82,000 at a price of 1);
+# on four suits 13 of 20 at 200,000 nodes, where BASE, DIGGING and BY_RANK won 5 (at a price of
+# 1: 9; with DIGGING beside them 8; the oldest of equals first 11). On one suit macro settings
+# did worse than these two.
 PORTFOLIOS = {
     1: (DOWN_HEAVY, BASE),
-    2: (BASE, SHORT_LINES, BREADTH, BY_RANK),
-    4: (BASE, DIGGING, BY_RANK),
+    2: (MACRO_SHORT, MACRO_BY_RANK_SHORT),
+    4: (MACRO_SHORT, MACRO_BY_RANK_SHORT),
 }
 
 
@@ -69,10 +80,10 @@ def portfolio_for(suits: int) -> tuple[Weights, ...]:
     return PORTFOLIOS.get(suits, PORTFOLIOS[4])
 
 
-def column_worth_of(w: Weights) -> Callable[[tuple[int, ...], int], int]:
+def column_worth_of(w: Weights) -> Callable[[bytes, int], int]:
     down_w, brk_w, odd_w, empty_w, dig_w = w.down, w.brk, w.odd, w.empty, w.dig
 
-    def column_worth(col: tuple[int, ...], down: int) -> int:
+    def column_worth(col: bytes, down: int) -> int:
         if not col:
             return empty_w
         cost = 0
@@ -128,15 +139,16 @@ def moves(cols: tuple, downs: tuple, deal_possible: bool) -> list:
 
 
 def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable], w: Weights,
-            ) -> Generator[tuple[int, list | None], int, int]:
+            expand: Callable | None = None) -> Generator[tuple[int, list | None], int, int]:
     """One setting's best-first search as a coroutine: sent a number of nodes, it searches that
     many and yields (that number, None), or yields (nodes, steps) as soon as it wins. It returns
-    the nodes of its last slice when it runs dry."""
+    the nodes of its last slice when it runs dry. The children are this module's single moves,
+    or with `expand` that function's (steps, child) pairs (spider.py's macro-moves)."""
     column_worth = column_worth_of(w)
     step_w, stock_w = w.step, w.stock
     order = -1 if w.newest_first else 1
     seen = {key(root)}
-    parents: list[tuple[int, object]] = [(-1, None)]  # per generated position: (parent, move)
+    parents: list[tuple[int, tuple]] = [(-1, ())]  # per generated position: (parent, steps)
     nodes_of: list[Node | None] = [root]
     stock = sum(len(d) for d in deals[root[2]:])
     values = [root[3] * CLEAR - stock_w * stock + sum(column_worth(c, d) for c, d in zip(root[0], root[1]))]
@@ -149,28 +161,25 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
         nodes_of[index] = None  # expanded: only its line back to the root is kept
         cols, downs, dealt, cleared = node
         value = values[index] - step_w
-        for move in moves(cols, downs, dealt < len(deals)):
-            if move == DEAL:
-                child = apply_deal(node, deals[dealt])
-                gain = (stock_w * len(deals[dealt]) + sum(column_worth(c, d) for c, d in zip(child[0], child[1]))
-                        - sum(column_worth(c, d) for c, d in zip(cols, downs)))
-            else:
-                src, dst, count = move
-                child = apply_move(node, src, dst, count)
-                ccols, cdowns = child[0], child[1]
-                gain = (column_worth(ccols[src], cdowns[src]) + column_worth(ccols[dst], cdowns[dst])
-                        - column_worth(cols[src], downs[src]) - column_worth(cols[dst], downs[dst]))
+        children = (_single(node, deals) if expand is None else expand(node))
+        for steps, child in children:
             child_key = key(child)
             if child_key in seen:
                 continue
             seen.add(child_key)
             fresh += 1
-            parents.append((index, move))
+            parents.append((index, steps))
             at = len(parents) - 1
             if child[3] >= runs_to_win:
                 yield fresh, _line(parents, at)
                 return 0
-            child_value = value + gain + CLEAR * (child[3] - cleared)
+            # The worth changes only in the columns a step touched (the others are the same objects).
+            ccols, cdowns = child[0], child[1]
+            gain = CLEAR * (child[3] - cleared) + stock_w * sum(len(d) for d in deals[dealt:child[2]])
+            for i, col in enumerate(ccols):
+                if col is not cols[i] or cdowns[i] != downs[i]:
+                    gain += column_worth(col, cdowns[i]) - column_worth(cols[i], downs[i])
+            child_value = value + gain
             nodes_of.append(child)
             values.append(child_value)
             heapq.heappush(heap, (-child_value, order * at, at))
@@ -180,21 +189,26 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
     return fresh
 
 
+def _single(node: Node, deals: tuple):
+    cols, downs, dealt, _ = node
+    for move in moves(cols, downs, dealt < len(deals)):
+        yield (move,), (apply_deal(node, deals[dealt]) if move == DEAL else apply_move(node, *move))
+
+
 def _line(parents: list, index: int) -> list:
-    steps = []
+    parts = []
     while index > 0:
-        index, move = parents[index]
-        steps.append(move)
-    steps.reverse()
-    return steps
+        index, steps = parents[index]
+        parts.append(steps)
+    return [step for part in reversed(parts) for step in part]
 
 
 Search = Generator[tuple[int, list | None], int, int]
 
 
 def best_first(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable],
-               w: Weights) -> Search:
-    search = _search(root, deals, runs_to_win, key, w)
+               w: Weights, expand: Callable | None = None) -> Search:
+    search = _search(root, deals, runs_to_win, key, w, expand)
     next(search)
     return search
 

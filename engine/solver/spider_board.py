@@ -1,8 +1,10 @@
-"""The Spider solver's own board: plain tuples of small ints, cheap to copy, hash and compare.
+"""The Spider solver's own board: bytes and tuples of small ints, cheap to copy, hash and compare.
 
-A card is a code ``suit * 16 + rank``, so "same suit, one rank lower" is "code - 1" and a column
-key is a few bytes. A node is ``(columns, downs, dealt, cleared)``: the columns bottom to top, the
-face-down count of each, the deals made from the (fully known) stock and the runs cleared. The
+A card is a code ``suit * 16 + rank``, so "same suit, one rank lower" is "code - 1", and a column
+is a ``bytes`` of codes: slicing and joining them are single C calls, so the key of a node is one
+join of its columns (a profile of the search found building keys card by card its largest cost).
+A node is ``(columns, downs, dealt, cleared)``: the columns bottom to top, the face-down count of
+each, the deals made from the (fully known) stock and the runs cleared. The
 search orders moves by their gain (move_gain), read off the two column ends a move touches, so a
 child is built only when the search reaches it. The moves and the automatic flip and clearing follow engine/games/spider.py exactly;
 the tests replay every line the solver finds through the engine.
@@ -15,7 +17,7 @@ from ..cards import FRENCH_SUITS
 RUN = 13
 SUIT_INDEX = {suit: index for index, suit in enumerate(FRENCH_SUITS)}
 # A complete King-to-Ace run of each suit, as the last 13 codes of a column.
-_FULL = {suit * 16 + 1: tuple(suit * 16 + rank for rank in range(13, 0, -1)) for suit in range(4)}
+_FULL = {suit * 16 + 1: bytes(suit * 16 + rank for rank in range(13, 0, -1)) for suit in range(4)}
 
 # Weights of the move order: a cleared run beats anything; turning a face-down card is the
 # progress that matters most; then an emptied column, a same-suit link, a link in another suit.
@@ -56,7 +58,7 @@ def move_gain(cols, downs, src: int, dst: int, count: int) -> int:
     return gain
 
 
-def _completes(target: tuple[int, ...], down: int, count: int) -> bool:
+def _completes(target: bytes, down: int, count: int) -> bool:
     """Would an Ace-ended run of `count` cards, put on this column in suit, complete K..A?"""
     need = RUN - count
     return len(target) - down >= need and run_length(target, down) >= need
@@ -66,7 +68,7 @@ def deal_gain(cols, deal: tuple[int, ...]) -> int:
     return sum(_link(col[-1], card) for col, card in zip(cols, deal) if col) - W_DEAL
 
 
-def run_length(col: tuple[int, ...], down: int) -> int:
+def run_length(col: bytes, down: int) -> int:
     """Same-suit descending face-up cards at the top of the column (0 if none is face up)."""
     n = len(col)
     if n <= down:
@@ -77,12 +79,13 @@ def run_length(col: tuple[int, ...], down: int) -> int:
     return n - i
 
 
-def _ends_in_run(col: tuple[int, ...], down: int) -> bool:
+def _ends_in_run(col: bytes, down: int) -> bool:
     return len(col) - down >= RUN and _FULL.get(col[-1]) == col[-RUN:]
 
 
 def make_node(cols, downs, dealt: int, cleared: int) -> Node:
-    return tuple(cols), tuple(downs), dealt, cleared
+    """A node from columns given as any sequences of codes (bytes, tuples)."""
+    return tuple(bytes(col) for col in cols), tuple(downs), dealt, cleared
 
 
 def apply_move(node: Node, src: int, dst: int, count: int) -> Node:
@@ -105,7 +108,7 @@ def apply_deal(node: Node, deal: tuple[int, ...]) -> Node:
     """One card onto each column from the left, then clear complete runs column by column, as
     the engine does, until none is left."""
     cols, downs, dealt, cleared = node
-    new_cols = [col + (deal[i],) if i < len(deal) else col for i, col in enumerate(cols)]
+    new_cols = [col + bytes((deal[i],)) if i < len(deal) else col for i, col in enumerate(cols)]
     new_downs = list(downs)
     found = True
     while found:
@@ -116,14 +119,14 @@ def apply_deal(node: Node, deal: tuple[int, ...]) -> Node:
                 new_downs[i] = min(new_downs[i], max(len(col) - RUN - 1, 0))
                 cleared += 1
                 found = True
-    return make_node(new_cols, new_downs, dealt + 1, cleared)
+    return tuple(new_cols), tuple(new_downs), dealt + 1, cleared
 
 
 def key_of(node: Node, deals_total: int) -> bytes:
     """The node as bytes. Once the stock is gone the columns are interchangeable, so they are
     sorted; before that a deal tells them apart, so their order stays."""
     cols, downs, dealt, cleared = node
-    parts = [bytes((down, *col)) for col, down in zip(cols, downs)]
-    if dealt == deals_total:
-        parts.sort()
+    if dealt < deals_total:  # no code is 0xff, so the joined columns read back unambiguously
+        return bytes((dealt, cleared, *downs)) + b"\xff".join(cols)
+    parts = sorted([bytes((down,)) + col for col, down in zip(cols, downs)])
     return bytes((dealt, cleared)) + b"\xff".join(parts)
