@@ -35,6 +35,8 @@ from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent,
 from .search import UNKNOWN, WINNABLE, SearchResult, depth_first
 from .spider_best import interleave
 from .wizard_best import PORTFOLIOS, best_first
+from .wizard_level_moves import level_moves
+from .wizard_levels import tableau_key, with_shifts
 
 _SUIT = {suit: index for index, suit in enumerate(WIZARD_SUITS)}
 Step = tuple[AnyIntent, AnyEvent]
@@ -65,8 +67,10 @@ def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
 
 
 class WizardSearch:
-    def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True) -> None:
+    def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True,
+                 levels: bool = True) -> None:
         self.variant = variant
+        self.levels = levels  # False: search shifts too, key on every card's place (tests compare both)
         self.complete = complete  # False: the pruned first pass (see solve_board)
         self.redeals = variant.redeals
         self.reorder = reorder  # False: table moves after stock-cycle steps too (tests compare both)
@@ -96,7 +100,10 @@ class WizardSearch:
 
     def key(self, node: Node):
         board, after_cycle = node
-        tableau = tuple(sorted((pile.down, *(card.id for card in pile.cards)) for pile in board.tableau))
+        if self.levels:
+            tableau = tableau_key(board)
+        else:
+            tableau = tuple(sorted((pile.down, *(card.id for card in pile.cards)) for pile in board.tableau))
         cycle = tuple(card.id for card in board.waste) + tuple(card.id for card in reversed(board.stock))
         left = -1 if self.redeals is None else self.redeals - board.redeals_used
         flags = (board.cast_open, board.cast_active, board.luck_open, board.luck_streak, left)
@@ -172,10 +179,21 @@ class WizardSearch:
 
     def expand(self, node: Node):
         board, after_cycle = node
+        if self.levels:
+            yield from self._expand_levels(board, after_cycle)
+            return
         ranked = sorted(self.moves(board, after_cycle), key=lambda item: item[0])
         for rank, step in ranked:
             steps, child = self.close(self.apply(board, step))
             yield (step, *steps), (child, self.reorder and rank in CYCLE_STEPS)
+
+    def _expand_levels(self, board: WizardBoard, after_cycle: bool):
+        ranked = sorted(level_moves(board, after_cycle, self.complete, self.redeals), key=lambda item: item[0])
+        for rank, plan, make in ranked:
+            shifts, moved = with_shifts(self.apply, board, plan)
+            step = make(moved)
+            steps, child = self.close(self.apply(moved, step))
+            yield (*shifts, step, *steps), (child, self.reorder and rank in CYCLE_STEPS)
 
 
 FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recycles to spare win in a few hundred
