@@ -6,7 +6,11 @@ those that cannot matter:
 - a Wizard goes only to the first empty foundation slot, and a card only to the first empty
   tableau pile: slots are alike and piles are alike (the key sorts the piles and reads the
   foundations by suit, not by slot);
-- a whole pile never moves into an empty pile (the same position again).
+- a whole pile never moves into an empty pile (the same position again);
+- no shift (part of a run moved off a card it lies on, turning nothing): the search runs over
+  levels (wizard_levels: the key forgets which parent each loose run card lies on, and a move that
+  needs a covered card free brings the shifts that free it), unless `levels` is False, the concrete
+  search the tests compare it with.
 One move is made without branching because it is safe: a tableau card to its foundation when
 every card that could ever be put on it is on a foundation already (an Ace, which only a Wizard
 could cover and never does, or rank r when every suit's foundation holds r-1). A Wizard at the top
@@ -201,9 +205,8 @@ FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recy
 
 def solve_board(board: WizardBoard, variant: WizardVariant, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
     """Three passes, each with what is left of the budget:
-    1. the pruned depth-first pass (tableau moves only when they turn a card, empty a pile for a
-       King or free a card for its foundation; no card back from a foundation), up to FIRST_PASS
-       nodes: it wins most deals in a few hundred;
+    1. the pruned depth-first pass (no card back from a foundation), up to FIRST_PASS nodes: it
+       wins most deals in a few hundred;
     2. best-first searches over the same moves (wizard_best), up to half the budget: they win
        where the depth-first pass is stuck under one early choice;
     3. the complete depth-first pass, the only one that may answer unwinnable."""
