@@ -37,6 +37,7 @@ def _assert_wins(state, verdict):
     ("spider", {"suits": 2}, [1], 20_000),
     ("spider", {"suits": 4}, [124], 20_000),
     ("wizard", {"redeals": None}, [1, 2, 3], 5_000),
+    ("wizard", {"redeals": 1}, [3], 5_000),  # its line shifts runs to free cards (over levels)
 ])
 def test_a_winning_line_replays_to_a_win(game, variant, seeds, budget):
     for seed in seeds:
