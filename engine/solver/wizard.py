@@ -15,8 +15,12 @@ One move is made without branching because it is safe: a tableau card to its fou
 every card that could ever be put on it is on a foundation already (an Ace, which only a Wizard
 could cover and never does, or rank r when every suit's foundation holds r-1). A Wizard at the top
 of a tableau pile likewise goes up at once: it can go nowhere else and every suit has its slot.
-Waste cards never go up without branching: taking a card out of the stock cycle changes which
-cards later draws turn up, so it is not safe.
+Waste cards go up without branching only on the last pass (no recycle left): before, taking a
+card out of the stock cycle changes which cards later draws turn up. On the last pass the waste top
+w goes up when every card of rank w-2 is up (a Wizard or an Ace always): the waste never returns to
+the stock, so leaving w there only covers the cards under it, and whatever w could still do there
+(go onto the tableau) it can do from its foundation, where nothing goes on it before it would have
+gone up; the one thing lost, taking w-1 down, only gives a parent to cards of rank w-2, all up.
 Right after a stock-cycle step (a draw, a cast or a recycle) no table move (tableau to tableau,
 tableau to foundation, foundation to tableau) is searched: the two kinds touch disjoint parts of the
 board (the cycle and its flags; the tableau and the foundations) and neither's legality reads the
@@ -72,9 +76,10 @@ def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
 
 class WizardSearch:
     def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True,
-                 levels: bool = True) -> None:
+                 levels: bool = True, waste_home: bool = True) -> None:
         self.variant = variant
         self.levels = levels  # False: search shifts too, key on every card's place (tests compare both)
+        self.waste_home = waste_home  # False: no waste card home without branching (tests compare both)
         self.complete = complete  # False: the pruned first pass (see solve_board)
         self.redeals = variant.redeals
         self.reorder = reorder  # False: table moves after stock-cycle steps too (tests compare both)
@@ -97,10 +102,18 @@ class WizardSearch:
                 if dst is not None:
                     step = _move(board, TABLEAU_NAMES[index], dst, (card,))
                     break
+            if step is None and self.waste_home and board.waste and self.last_pass(board):
+                card = board.waste[-1]  # safe on the last pass when rank - 2 <= floor (see waste_home)
+                dst = _to_foundation(card, board) if card.rank - 2 <= floor else None
+                if dst is not None:
+                    step = _move(board, "waste", dst, (card,))
             if step is None:
                 return tuple(steps), board
             steps.append(step)
             board = self.apply(board, step)
+
+    def last_pass(self, board: WizardBoard) -> bool:
+        return self.redeals is not None and board.redeals_used >= self.redeals
 
     def key(self, node: Node):
         board, after_cycle = node
@@ -189,7 +202,7 @@ class WizardSearch:
         ranked = sorted(self.moves(board, after_cycle), key=lambda item: item[0])
         for rank, step in ranked:
             steps, child = self.close(self.apply(board, step))
-            yield (step, *steps), (child, self.reorder and rank in CYCLE_STEPS)
+            yield (step, *steps), (child, self._after_cycle(rank, steps))
 
     def _expand_levels(self, board: WizardBoard, after_cycle: bool):
         ranked = sorted(level_moves(board, after_cycle, self.complete, self.redeals), key=lambda item: item[0])
@@ -197,7 +210,12 @@ class WizardSearch:
             shifts, moved = with_shifts(self.apply, board, plan)
             step = make(moved)
             steps, child = self.close(self.apply(moved, step))
-            yield (*shifts, step, *steps), (child, self.reorder and rank in CYCLE_STEPS)
+            yield (*shifts, step, *steps), (child, self._after_cycle(rank, steps))
+
+    def _after_cycle(self, rank: int, closing: tuple[Step, ...]) -> bool:
+        """Whether the child's last step was a stock-cycle step: not when the closing moves played a
+        waste card home after it (table moves may follow that)."""
+        return self.reorder and rank in CYCLE_STEPS and not closing
 
 
 FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recycles to spare win in a few hundred

@@ -79,13 +79,13 @@ def test_a_plan_frees_a_covered_parent_by_legal_shifts():
     assert Levels(blocked.board).free_plan(c(9, "fire")) is None
 
 
-def _complete(state_or_board, variant, levels: bool, budget: int = 20_000):
-    search = WizardSearch(variant, complete=True, levels=levels)
+def _complete(state_or_board, variant, levels: bool, budget: int = 20_000, waste_home: bool = True):
+    search = WizardSearch(variant, complete=True, levels=levels, waste_home=waste_home)
     _, board = search.close(state_or_board)
     return depth_first((board, False), search.expand, search.key, search.won, budget)
 
 
-def _late_positions(variant: dict, seed: int, every: int, count: int):
+def _late_positions(variant: dict, seed: int, every: int, count: int, stock: int = 0):
     """Positions the level search itself visits on a real deal once the stock is empty (where
     most lost positions lie), every `every`-th of them: deterministic, as the search is."""
     state = engine.initial_state("wizard", variant, seed)
@@ -94,7 +94,7 @@ def _late_positions(variant: dict, seed: int, every: int, count: int):
     found, seen = [], [0]
 
     def expand(node):
-        if not node[0].stock and len(found) < count:
+        if len(node[0].stock) <= stock and len(found) < count:
             seen[0] += 1
             if seen[0] % every == 0:
                 found.append(node[0])
@@ -134,3 +134,48 @@ def test_over_levels_every_position_of_a_concrete_winning_line_is_winnable():
             board = search.apply(board, step)
             if index % 15 == 0:
                 assert _complete(board, state.variant, levels=True).result == "winnable", (variant, seed, index)
+
+
+def test_waste_cards_home_on_the_last_pass_change_no_answer():
+    # On the last pass a waste card goes home without branching when every card two ranks lower is
+    # home (see WizardSearch.close): the answers with and without it agree, from positions with the
+    # stock drawn and with a few cards still to draw.
+    answers = set()
+    for seed, stock in ((1, 0), (2, 6), (3, 0), (4, 9), (5, 6), (6, 0), (7, 3), (8, 9)):
+        variant, boards = _late_positions({"redeals": 0}, seed, every=29, count=3, stock=stock)
+        for board in boards:
+            with_rule = _complete(board, variant, levels=True, budget=5_000)
+            without = _complete(board, variant, levels=True, budget=5_000, waste_home=False)
+            if "unknown" not in (with_rule.result, without.result):
+                assert with_rule.result == without.result, seed
+                answers.add(with_rule.result)
+    assert "unwinnable" in answers
+
+
+def test_only_the_last_pass_sends_a_waste_ace_home_at_once():
+    from engine.games.wizard import WizardVariant
+
+    tableau = [[c("K", "moon")], [c(9, "fire")]]
+    for redeals, used, home in ((0, 0, True), (1, 1, True), (1, 0, False), (None, 5, False)):
+        board = position(tableau=tableau, waste=[c(5, "ice"), c("A", "stars")], redeals=redeals,
+                         foundations=[[c("W", "stars")]], redeals_used=used).board
+        steps, closed = WizardSearch(WizardVariant(redeals)).close(board)
+        assert (closed.waste[-1] == c(5, "ice")) == home, (redeals, used)
+        assert len(steps) == (1 if home else 0)
+
+
+def test_every_last_pass_position_of_a_winning_line_is_won_with_waste_cards_home():
+    # One-redeal deal 3: every position of its winning line after the recycle is on the last pass
+    # and winnable, so sending waste cards home there must never make it look lost.
+    from engine.solver import solve
+
+    state = engine.initial_state("wizard", {"redeals": 1}, 3)
+    verdict = solve(state, 5_000)
+    assert verdict.winnable
+    checked = 0
+    for index, intent in enumerate(verdict.line):
+        state = engine.play(intent, state)[0]
+        if state.board.redeals_used == 1 and index % 10 == 0 and state.status == engine.IN_PROGRESS:
+            assert _complete(state.board, state.variant, levels=True).result == "winnable", index
+            checked += 1
+    assert checked >= 5
