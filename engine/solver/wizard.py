@@ -6,13 +6,21 @@ those that cannot matter:
 - a Wizard goes only to the first empty foundation slot, and a card only to the first empty
   tableau pile: slots are alike and piles are alike (the key sorts the piles and reads the
   foundations by suit, not by slot);
-- a whole pile never moves into an empty pile (the same position again).
+- a whole pile never moves into an empty pile (the same position again);
+- no shift (part of a run moved off a card it lies on, turning nothing): the search runs over
+  levels (wizard_levels: the key forgets which parent each loose run card lies on, and a move that
+  needs a covered card free brings the shifts that free it), unless `levels` is False, the concrete
+  search the tests compare it with.
 One move is made without branching because it is safe: a tableau card to its foundation when
 every card that could ever be put on it is on a foundation already (an Ace, which only a Wizard
 could cover and never does, or rank r when every suit's foundation holds r-1). A Wizard at the top
 of a tableau pile likewise goes up at once: it can go nowhere else and every suit has its slot.
-Waste cards never go up without branching: taking a card out of the stock cycle changes which
-cards later draws turn up, so it is not safe.
+Waste cards go up without branching only on the last pass (no recycle left): before, taking a
+card out of the stock cycle changes which cards later draws turn up. On the last pass the waste top
+w goes up when every card of rank w-2 is up (a Wizard or an Ace always): the waste never returns to
+the stock, so leaving w there only covers the cards under it, and whatever w could still do there
+(go onto the tableau) it can do from its foundation, where nothing goes on it before it would have
+gone up; the one thing lost, taking w-1 down, only gives a parent to cards of rank w-2, all up.
 Right after a stock-cycle step (a draw, a cast or a recycle) no table move (tableau to tableau,
 tableau to foundation, foundation to tableau) is searched: the two kinds touch disjoint parts of the
 board (the cycle and its flags; the tableau and the foundations) and neither's legality reads the
@@ -35,6 +43,8 @@ from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent,
 from .search import UNKNOWN, WINNABLE, SearchResult, depth_first
 from .spider_best import interleave
 from .wizard_best import PORTFOLIOS, best_first
+from .wizard_level_moves import level_moves
+from .wizard_levels import tableau_key, with_shifts
 
 _SUIT = {suit: index for index, suit in enumerate(WIZARD_SUITS)}
 Step = tuple[AnyIntent, AnyEvent]
@@ -65,8 +75,11 @@ def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
 
 
 class WizardSearch:
-    def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True) -> None:
+    def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True,
+                 levels: bool = True, waste_home: bool = True) -> None:
         self.variant = variant
+        self.levels = levels  # False: search shifts too, key on every card's place (tests compare both)
+        self.waste_home = waste_home  # False: no waste card home without branching (tests compare both)
         self.complete = complete  # False: the pruned first pass (see solve_board)
         self.redeals = variant.redeals
         self.reorder = reorder  # False: table moves after stock-cycle steps too (tests compare both)
@@ -89,14 +102,25 @@ class WizardSearch:
                 if dst is not None:
                     step = _move(board, TABLEAU_NAMES[index], dst, (card,))
                     break
+            if step is None and self.waste_home and board.waste and self.last_pass(board):
+                card = board.waste[-1]  # safe on the last pass when rank - 2 <= floor (see waste_home)
+                dst = _to_foundation(card, board) if card.rank - 2 <= floor else None
+                if dst is not None:
+                    step = _move(board, "waste", dst, (card,))
             if step is None:
                 return tuple(steps), board
             steps.append(step)
             board = self.apply(board, step)
 
+    def last_pass(self, board: WizardBoard) -> bool:
+        return self.redeals is not None and board.redeals_used >= self.redeals
+
     def key(self, node: Node):
         board, after_cycle = node
-        tableau = tuple(sorted((pile.down, *(card.id for card in pile.cards)) for pile in board.tableau))
+        if self.levels:
+            tableau = tableau_key(board)
+        else:
+            tableau = tuple(sorted((pile.down, *(card.id for card in pile.cards)) for pile in board.tableau))
         cycle = tuple(card.id for card in board.waste) + tuple(card.id for card in reversed(board.stock))
         left = -1 if self.redeals is None else self.redeals - board.redeals_used
         flags = (board.cast_open, board.cast_active, board.luck_open, board.luck_streak, left)
@@ -172,10 +196,26 @@ class WizardSearch:
 
     def expand(self, node: Node):
         board, after_cycle = node
+        if self.levels:
+            yield from self._expand_levels(board, after_cycle)
+            return
         ranked = sorted(self.moves(board, after_cycle), key=lambda item: item[0])
         for rank, step in ranked:
             steps, child = self.close(self.apply(board, step))
-            yield (step, *steps), (child, self.reorder and rank in CYCLE_STEPS)
+            yield (step, *steps), (child, self._after_cycle(rank, steps))
+
+    def _expand_levels(self, board: WizardBoard, after_cycle: bool):
+        ranked = sorted(level_moves(board, after_cycle, self.complete, self.redeals), key=lambda item: item[0])
+        for rank, plan, make in ranked:
+            shifts, moved = with_shifts(self.apply, board, plan)
+            step = make(moved)
+            steps, child = self.close(self.apply(moved, step))
+            yield (*shifts, step, *steps), (child, self._after_cycle(rank, steps))
+
+    def _after_cycle(self, rank: int, closing: tuple[Step, ...]) -> bool:
+        """Whether the child's last step was a stock-cycle step: not when the closing moves played a
+        waste card home after it (table moves may follow that)."""
+        return self.reorder and rank in CYCLE_STEPS and not closing
 
 
 FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recycles to spare win in a few hundred
@@ -183,9 +223,8 @@ FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recy
 
 def solve_board(board: WizardBoard, variant: WizardVariant, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
     """Three passes, each with what is left of the budget:
-    1. the pruned depth-first pass (tableau moves only when they turn a card, empty a pile for a
-       King or free a card for its foundation; no card back from a foundation), up to FIRST_PASS
-       nodes: it wins most deals in a few hundred;
+    1. the pruned depth-first pass (no card back from a foundation), up to FIRST_PASS nodes: it
+       wins most deals in a few hundred;
     2. best-first searches over the same moves (wizard_best), up to half the budget: they win
        where the depth-first pass is stuck under one early choice;
     3. the complete depth-first pass, the only one that may answer unwinnable."""

@@ -1,0 +1,101 @@
+"""The Solitaire Wizard solver's moves over levels (see wizard_levels): no shift is searched, and a
+move that needs a covered card free brings the shifts that free it.
+
+Each move is yielded as (rank, plan, make): `plan` the shifts to play first, `make(board)` the
+move's step on the board after them (pile numbers may only be read then). Per card going onto the
+tableau one parent is tried, the first that can be freed (free ones first): which one takes it
+does not change the key. The ranks are those of the concrete search (wizard.py), less 5 (shifts).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from ..cards import KING, WIZARD
+from ..events import CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled
+from ..games.wizard_moves import FOUNDATION_NAMES, WizardBoard, fits_foundation
+from ..intents import CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
+from .wizard_levels import Levels, Shift, _locate, _run_move, run_start
+
+Make = Callable[[WizardBoard], tuple]
+
+
+def _slot(card, board: WizardBoard) -> str | None:
+    for index, slot in enumerate(board.foundations):
+        if fits_foundation(card, slot):
+            return FOUNDATION_NAMES[index]
+    return None
+
+
+def _single(src: str, dst: str, card) -> tuple:
+    return MoveIntent(src, dst, 1), CardsMoved(src=src, dst=dst, cards=(card.id,))
+
+
+def _onto(levels: Levels, card, empty: int | None):
+    """Where `card` can go on the tableau: (plan, pile chooser) or None. A King goes to the first
+    empty pile; any other card onto the first parent of another suit that can be freed."""
+    if card.rank == KING:
+        return None if empty is None else ([], lambda board: f"t{empty}")
+    for parent, plan in levels.homes(card):
+        return plan, lambda board, parent=parent: f"t{_locate(board, parent)[0]}"
+    return None
+
+
+def level_moves(board: WizardBoard, after_cycle: bool, complete: bool, redeals: int | None
+                ) -> Iterator[tuple[int, list[Shift], Make]]:
+    levels = Levels(board)
+    tableau = board.tableau
+    empty = next((i for i, pile in enumerate(tableau) if not pile.cards), None)
+    if not after_cycle:  # table moves (see CYCLE_STEPS in wizard.py)
+        for s, pile in enumerate(tableau):
+            start = run_start(pile)
+            for card in pile.cards[start:]:  # run cards home, freed first if they must be
+                dst = _slot(card, board)
+                if dst is None:
+                    continue
+                plan = levels.free_plan(card) if card.rank > 1 else []
+                if plan is not None:
+                    yield 0, plan, lambda b, card=card, dst=dst: _single(f"t{_locate(b, card)[0]}", dst, card)
+            if start < len(pile.cards) and (start > 0 or pile.cards[start].rank != KING):
+                base = pile.cards[start]  # the whole run moves: turns a card or empties the pile
+                if base.rank == WIZARD:
+                    continue
+                where = _onto(levels, base, empty)
+                if where is not None:
+                    plan, dst = where
+                    yield 1, plan, lambda b, base=base, dst=dst: _run_move(b, base, dst(b))
+    if board.waste:
+        card = board.waste[-1]
+        dst = _slot(card, board)
+        if dst is not None:
+            yield 2, [], lambda b, card=card, dst=dst: _single("waste", dst, card)
+        where = _onto(levels, card, empty)
+        if where is not None:
+            plan, dst = where
+            yield 3, plan, lambda b, card=card, dst=dst: _single("waste", dst(b), card)
+    if board.luck_open:
+        for card in reversed(board.stock):
+            dst = _slot(card, board)
+            if dst is not None:
+                yield 4, [], lambda b, card=card, dst=dst: (LuckIntent(card.id, dst), LuckPicked(card=card.id, dst=dst))
+            where = _onto(levels, card, empty)
+            if where is not None:
+                plan, dst = where
+                yield 6, plan, lambda b, card=card, dst=dst: (
+                    LuckIntent(card.id, dst(b)), LuckPicked(card=card.id, dst=dst(b)))
+    if board.cast_open:
+        yield 7, [], lambda b: (CastIntent(), SpellCast())
+    if board.stock:
+        drawn = board.stock[-(1 if board.cast_active else 3) :]
+        yield 8, [], lambda b, drawn=drawn: (DealIntent(), StockDealt(cards=tuple(c.id for c in reversed(drawn))))
+    elif board.waste and (redeals is None or board.redeals_used < redeals):
+        yield 9, [], lambda b: (RecycleIntent(), WasteRecycled())
+    if complete and not after_cycle:
+        for f, slot in enumerate(board.foundations):
+            card = slot.top
+            if card is None or card.rank == WIZARD:
+                continue
+            where = _onto(levels, card, empty)
+            if where is not None:
+                plan, dst = where
+                yield 10, plan, lambda b, f=f, card=card, dst=dst: _single(FOUNDATION_NAMES[f], dst(b), card)
