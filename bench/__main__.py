@@ -17,9 +17,17 @@ import bench
 
 def main(argv: list[str]) -> int:
     argv, passed = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, None)
+    names = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
+    options = [a for a in argv if a.startswith("-")]
+    if {"-h", "--help"} & set(options):
+        print(__doc__.strip(), f"\n\nbenchmarks: {', '.join(n[6:] for n in names)}")
+        return 0
+    strange = [o for o in options if o != "--quick"]
+    if strange:  # a bench's own option before `--` would be dropped silently: a long run of the wrong thing
+        print(f"unknown option(s): {', '.join(strange)}; the runner takes --quick, a bench's own go after `--`")
+        return 2
     quick = "--quick" in argv
     wanted = [a for a in argv if not a.startswith("-")]
-    names = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
     unknown = [w for w in wanted if f"bench_{w}" not in names and w not in names]
     if unknown:
         print(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(n[6:] for n in names)}")

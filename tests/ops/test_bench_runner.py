@@ -1,0 +1,24 @@
+"""The benchmark runner's arguments: --help says how, and an option it does not take is refused
+before anything runs (a bench's own option given before `--` used to be dropped, and the whole
+default benchmark ran instead)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bench", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_help_lists_the_benchmarks_and_runs_none():
+    done = run("--help")
+    assert done.returncode == 0 and "benchmarks: " in done.stdout and "gateway" in done.stdout
+    assert "==" not in done.stdout, "no benchmark ran"
+
+
+def test_an_option_for_a_bench_before_the_separator_is_refused():
+    done = run("gateway", "--against", "main")
+    assert done.returncode == 2 and "unknown option(s): --against" in done.stdout and "==" not in done.stdout
+    assert run("no-such-bench").returncode == 2
