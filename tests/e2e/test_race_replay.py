@@ -67,6 +67,8 @@ def test_three_racers_side_by_side_in_finishing_order_on_one_clock(page, race):
     assert order.count() == 3
     assert [order.nth(i).get_attribute("data-player") for i in range(3)] == race.players, "finishing order"
     assert [order.nth(i).locator(".place").inner_text() for i in range(3)] == ["1", "2", "3"]
+    guests = [f"Guest {player.removeprefix('g_')[:6]}" for player in race.players]  # as the race pages name them
+    assert [order.nth(i).locator(".who").inner_text() for i in range(3)] == guests
     assert order.nth(0).locator(".result").inner_text().startswith(f"Won · {len(race.line)} moves")
     assert order.nth(2).locator(".result").inner_text().startswith("Resigned · 3 moves")
     assert order.nth(1).locator("a").get_attribute("href") == f"replay.html?game={race.games[race.players[1]]}"

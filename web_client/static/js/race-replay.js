@@ -6,6 +6,7 @@
 import { gameInfo, loadCatalog } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { RACE_SPEEDS, RaceClock, stepAt } from "./race-clock.js";
+import { guestName } from "./race-text.js";
 import { formatTime, renderBoard } from "./render.js";
 import { ICONS } from "./replay-view.js";
 
@@ -19,7 +20,7 @@ export function clockText(ms) {
   return `${formatTime(ms)}.${Math.floor((ms % 1000) / 100)}`;
 }
 
-const racerName = (racer) => racer.name ?? `guest ${racer.player.replace(/^g_/, "").slice(0, 4)}`;
+const racerName = (racer) => racer.name ?? guestName(racer.player);
 
 function resultText(racer) {
   const result = RESULT_TEXT[racer.result] ?? racer.result;

@@ -34,9 +34,13 @@ export async function learnNames(players) {
 export function racerName(player, me) {
   if (player === me) return "You";
   const name = names.get(player);
-  const short = String(player).replace(/^g_/, "").slice(0, 6);
-  return name ?? (names.has(player) ? `Guest ${short}` : `Player ${short}`);
+  return name ?? (names.has(player) ? guestName(player) : `Player ${shortId(player)}`);
 }
+
+const shortId = (player) => String(player).replace(/^g_/, "").slice(0, 6);
+
+/** A player with no account name, the same on every race page: "Guest abc123". */
+export const guestName = (player) => `Guest ${shortId(player)}`;
 
 export function racerHtml(player, me, race) {
   const host = race.host === player ? ' <span class="badge host">host</span>' : "";
