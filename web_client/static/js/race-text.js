@@ -15,17 +15,26 @@ export function raceTitle(race) {
 const NAMES_AT_ONCE = 32; // the server's bound
 const names = new Map(); // player id -> the account's name, or null for a guest
 
+const RETRY_MS = 10_000;
+let quietUntil = 0; // after a failed ask, none until then (a race sends frames often)
+const asking = new Set(); // ids of an ask on its way: a frame meanwhile does not ask for them again
+
 /** Learn the display names of `players` not known yet; true when some were learnt (draw again). A
- * failed ask is not fatal: the racers keep their short form until the next draw asks again. */
+ * failed ask is not fatal: the racers keep their short form, and a later draw asks again. */
 export async function learnNames(players) {
-  const unknown = [...new Set(players)].filter((player) => !names.has(player)).slice(0, NAMES_AT_ONCE);
-  if (!unknown.length) return false;
+  const unknown = [...new Set(players)].filter((player) => !names.has(player) && !asking.has(player))
+    .slice(0, NAMES_AT_ONCE);
+  if (!unknown.length || Date.now() < quietUntil) return false;
+  unknown.forEach((player) => asking.add(player));
   try {
     const { players: found } = await playerNames(unknown);
     for (const { player, name } of found) names.set(player, name);
     return found.length > 0;
   } catch {
+    quietUntil = Date.now() + RETRY_MS;
     return false;
+  } finally {
+    unknown.forEach((player) => asking.delete(player));
   }
 }
 
