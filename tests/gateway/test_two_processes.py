@@ -43,7 +43,13 @@ class ServeProcess:
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(20)
+        try:
+            return self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()  # not left behind; and what it said before it hung says why it hung
+            self.process.wait(10)
+            tail = "".join(self.output[-40:])
+            raise AssertionError(f"arena serve did not stop within 20 s of SIGTERM; its last output:\n{tail}") from None
 
 
 @pytest.fixture
