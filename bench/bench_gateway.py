@@ -179,16 +179,19 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
                 more = await start_players(s, clients[s.label], args.connected - len(actives[s.label]),
                                            first=len(actives[s.label]))
                 everyone[s.label] = actives[s.label] + more
-            paced = await each(all_servers, lambda s: players_moving(s, everyone[s.label], seconds * 2, 1.0,
-                                                                     "1 move/s each"))
+            # At least two moves each: a phase as long as two pauses (quick) or four.
+            phase = max(seconds * 2, args.pause * (2 if args.quick else 4))
+            paced = await each(all_servers, lambda s: players_moving(s, everyone[s.label], phase, args.pause,
+                                                                     f"1 move/{args.pause:g}s each"))
+            goal = "15 ms at 1,000 players, 1 move/s" if args.pause == 1.0 else "25 ms at 5,000 players, 1 move/5 s"
             for server, (_, p99, us) in zip(all_servers, paced):
                 figures[server.label]["connected"] = p99, us
-                print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal <= 15 ms)")
+                print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal {goal})")
             if not args.no_memory:
                 for server in all_servers:
                     figures[server.label]["memory"] = await idle_memory(server, everyone[server.label], 1000)
                     if not args.quick:
-                        await idle_memory(server, everyone[server.label], 5000)
+                        await idle_memory(server, everyone[server.label], args.sockets)
         summary(figures, args.connected)
     finally:
         for client in clients.values():
@@ -196,13 +199,13 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
 
 
 def summary(figures: dict[str, dict], connected: int) -> None:
-    print(f"   {'server':22s} | echo msgs/s | move msgs/s | ratio | us/move active | us/move 1/s | p99 {connected} | KB/socket")
+    print(f"   {'server':22s} | echo msgs/s | move msgs/s | ratio | us/move active | us/move paced | p99 {connected} | KB/socket")
     for label, f in figures.items():
         echo, _ = f["echo"]
         rate, us = f["active"]
         p99, us_1s = f.get("connected", (float("nan"), float("nan")))
         memory = f.get("memory", float("nan")) / 1024
-        print(f"   {label:22s} | {echo:11.0f} | {rate:11.0f} | {rate / echo:5.2f} | {us:14.0f} | {us_1s:11.0f} |"
+        print(f"   {label:22s} | {echo:11.0f} | {rate:11.0f} | {rate / echo:5.2f} | {us:14.0f} | {us_1s:13.0f} |"
               f" {p99 * 1e3:5.1f} ms | {memory:9.1f}", flush=True)
 
 
@@ -221,7 +224,11 @@ def main(argv: list[str]) -> int:
                         "(pip install granian first)")
     parser.add_argument("--workers", type=int, default=1, help="also measure this tree as `arena serve --workers N`"
                         " (CPU and memory summed over its processes)")
-    parser.add_argument("--connected", type=int, default=1000, help="players moving once a second (0: skip)")
+    parser.add_argument("--connected", type=int, default=1000, help="players moving once a --pause (0: skip)")
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds between a connected player's moves "
+                        "(the issue's goals: 1,000 players at 1 s, 5,000 at 5 s)")
+    parser.add_argument("--sockets", type=int, default=5000, help="idle sockets of the second memory phase "
+                        "(not with --quick; the goal is stated at 10,000)")
     parser.add_argument("--no-memory", action="store_true", help="skip the idle memory phase")
     parser.add_argument("--profile", type=Path, help="folder: each server runs under pyinstrument, reports there")
     args = parser.parse_args(argv)

@@ -158,17 +158,21 @@ def legal_moves(state: GameState) -> list[AnyIntent]:
 _ACTION_INTENTS = {"deal": DealIntent(), "recycle": RecycleIntent(), "cast": CastIntent()}
 
 
-def actions(state: GameState) -> tuple[ActionView, ...]:
+def actions(state: GameState, legal: list[AnyIntent] | None = None) -> tuple[ActionView, ...]:
     """The game's buttons now: its own actions, undo where the game has one, finish, resign; each
-    available or with the engine's refusal as its reason. Finish is not in `legal`: it is many moves."""
+    available or with the engine's refusal as its reason. Finish is not in `legal`: it is many moves.
+
+    `legal` is legal_moves(state) when the caller has it: an action listed there is accepted, so only
+    the others are decided (for their reasons). A view is built for every accepted move."""
     rules = _rules(state)
+    listed = {type(intent) for intent in legal} if legal is not None else set()
     asked: list[tuple[str, AnyIntent]] = [(name, _ACTION_INTENTS[name]) for name in rules.actions]
     if may_undo(state):
         asked.append(("undo", _UNDO))
     asked += [("finish", _FINISH), ("resign", _RESIGN)]
     views = []
     for name, intent in asked:
-        refusal = _refusal(rules, intent, state)
+        refusal = None if type(intent) in listed else _refusal(rules, intent, state)
         if refusal is None:
             views.append(ActionView(name, True))
         else:
@@ -188,6 +192,7 @@ def _refusal(rules: GameRules, intent: AnyIntent, state: GameState) -> RuleError
 
 def player_view(state: GameState) -> PlayerView:
     rules = _rules(state)
+    legal = legal_moves(state)
     return PlayerView(
         game=state.game,
         variant=msgspec.structs.asdict(state.variant),
@@ -195,9 +200,9 @@ def player_view(state: GameState) -> PlayerView:
         moves=state.moves,
         undos=state.undos,
         piles=rules.piles(state),
-        legal=tuple(legal_moves(state)),
+        legal=tuple(legal),
         info=rules.info(state),
-        actions=actions(state),
+        actions=actions(state, legal),
         notes=rules.notes(state),
     )
 

@@ -38,7 +38,9 @@ from ..validator.runtime import Validators
 
 class ProcessServices:
     def __init__(self, client: Any, settings: Settings, *, replica_ack: ReplicaAck | None = None) -> None:
-        store = EventStore(client, clock=server_clock(settings.test_clock_file), replica_ack=replica_ack)
+        store = EventStore(client, clock=server_clock(settings.test_clock_file), replica_ack=replica_ack,
+                           lean_appends=settings.lean_appends, link_timeout=max(0.1, settings.redis_pool_timeout))
+        self.store = store
         self.validators = Validators(client, store, workers=settings.validators,
                                      review_floor_ms=settings.review_floor_ms)
         self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store))
@@ -77,4 +79,5 @@ class ProcessServices:
                 await task
         await self.races.stop_timers()
         await self.validators.stop()
+        await self.store.aclose()
         stop_solver_pool()

@@ -35,7 +35,8 @@ from services.store.envelope import (
 )
 from services.store.errors import StoreError, VersionConflict
 from services.store.keys import GAME_STREAMS, NAMESPACES
-from services.store.replication import ReplicaAck, ReplicaTimeout, add_wait, node_of
+from services.store.append_link import RESEND, AppendLink, run_scripts
+from services.store.replication import ReplicaAck, ReplicaTimeout, add_wait, node_name, node_of
 
 
 # The append script compares versions as Lua numbers (doubles): past 2**53 they are no longer exact.
@@ -48,7 +49,10 @@ def wall_clock_ms() -> int:
 
 class EventStore:
     """Optimistic-concurrency event store. `clock` gives ts_ms (Unix ms) for new events; `replica_ack`
-    makes every append wait for replicas (services/store/replication.py), None answers from the master."""
+    makes every append wait for replicas (services/store/replication.py), None answers from the master;
+    `lean_appends` sends batches of appends over lean pipelined connections (services/store/append_link.py)
+    where the client allows, redis-py taking whatever they cannot carry or what `link_timeout` seconds did
+    not answer."""
 
     def __init__(
         self,
@@ -57,6 +61,8 @@ class EventStore:
         clock: Callable[[], int] = wall_clock_ms,
         namespace: str = GAME_STREAMS,
         replica_ack: ReplicaAck | None = None,
+        lean_appends: bool = False,
+        link_timeout: float | None = 5.0,
     ) -> None:
         if namespace not in NAMESPACES:
             raise ValueError(f"namespace must be one of {sorted(NAMESPACES)}, not {namespace!r}")
@@ -64,6 +70,13 @@ class EventStore:
         self.clock = clock
         self.namespace = namespace  # whose streams: game logs by default; "daily", "race" for theirs
         self.replica_ack = replica_ack
+        link = AppendLink(client, reply_timeout=link_timeout) if lean_appends else None
+        self.link = link if link is not None and link.usable else None
+
+    async def aclose(self) -> None:
+        """Close the lean connections (the redis-py client is the caller's to close)."""
+        if self.link is not None:
+            await self.link.aclose()
 
     # ---- writing -------------------------------------------------------------------------------
     async def append(
@@ -143,7 +156,7 @@ class EventStore:
         """A fresh append's result once its node's WAIT says enough replicas have it (duplicates: later)."""
         if self.replica_ack is None or not isinstance(outcome, AppendResult) or outcome.duplicate:
             return outcome
-        count = confirmed.get(_node_name(node_of(self.client, log_key(request.stream_id))))
+        count = confirmed.get(node_name(node_of(self.client, log_key(request.stream_id))))
         if isinstance(count, Exception):
             return StoreError(f"append to {request.stream_id!r} is stored; waiting for replicas failed: {count}")
         if not isinstance(count, int) or count < self.replica_ack.replicas:
@@ -161,7 +174,7 @@ class EventStore:
                 continue
             pipe.hset(moves_key(request.stream_id), request.move_id, outcome.version)
             node = node_of(self.client, log_key(request.stream_id))
-            nodes.setdefault(_node_name(node), node)
+            nodes.setdefault(node_name(node), node)
         for node in nodes.values():
             add_wait(pipe, self.replica_ack, node)
         try:
@@ -176,7 +189,24 @@ class EventStore:
     async def _pipeline_evalsha(
         self, calls: list[tuple[list[str], list[bytes | str | int]]]
     ) -> tuple[list, dict[str, object]]:
-        """The scripts' replies, and (with replica acks) each node's WAIT reply, by node name."""
+        """The scripts' replies, and (with replica acks) each node's WAIT reply, by node name: over the
+        lean link where there is one, redis-py sending again what the link could not carry."""
+        if self.link is None:
+            return await self._redis_py_evalsha(calls)
+        ack = self.replica_ack
+        replies, confirmed = await run_scripts(self.link, APPEND_SHA, calls, ack and (ack.replicas, ack.timeout_ms))
+        resend = [index for index, reply in enumerate(replies) if reply is RESEND]
+        if resend:
+            again, again_confirmed = await self._redis_py_evalsha([calls[index] for index in resend])
+            for index, reply in zip(resend, again):
+                replies[index] = reply
+            for name, count in again_confirmed.items():  # a node written both ways counts its lesser WAIT
+                confirmed[name] = _lesser(confirmed[name], count) if name in confirmed else count
+        return replies, confirmed
+
+    async def _redis_py_evalsha(
+        self, calls: list[tuple[list[str], list[bytes | str | int]]]
+    ) -> tuple[list, dict[str, object]]:
         pipe = self.client.pipeline(transaction=False)
         nodes: dict[str, object] = {}
         for keys, args in calls:
@@ -185,7 +215,7 @@ class EventStore:
             pipe.execute_command("EVALSHA", APPEND_SHA, 2, *keys, *args)
             if self.replica_ack is not None:
                 node = node_of(self.client, keys[0])
-                nodes.setdefault(_node_name(node), node)
+                nodes.setdefault(node_name(node), node)
         for node in nodes.values():  # after the scripts: each node's WAIT covers its appends
             add_wait(pipe, self.replica_ack, node)
         try:
@@ -257,8 +287,12 @@ def _outcome(stream_id: str, expected: int, reply: list, ts_ms: int) -> AppendRe
     raise StoreError(f"unexpected reply from the append script: {reply!r}")
 
 
-def _node_name(node: object) -> str:
-    return "" if node is None else node.name
+def _lesser(first: object, second: object) -> object:
+    """Of two WAIT replies for one node, the one that proves less (an error proves nothing)."""
+    for reply in (first, second):
+        if not isinstance(reply, int):
+            return reply
+    return min(first, second)  # type: ignore[call-overload]
 
 
 def _is_count(value: object, *, minimum: int) -> bool:

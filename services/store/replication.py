@@ -57,6 +57,11 @@ def node_of(client: Any, key: str) -> Any:
     return client.get_node_from_key(key) if is_cluster(client) else None
 
 
+def node_name(node: Any) -> str:
+    """The name a node's WAIT reply is kept under ("" for a single server)."""
+    return "" if node is None else node.name
+
+
 def add_wait(pipe: Any, ack: ReplicaAck, node: Any) -> None:
     if node is None:
         pipe.execute_command("WAIT", ack.replicas, ack.timeout_ms)

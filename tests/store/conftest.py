@@ -28,11 +28,20 @@ class Backend:
     store: EventStore
 
 
-@pytest.fixture(params=list(BACKENDS))
+# Each backend with redis-py carrying every append, and with batches on the lean append link
+# (services/store/append_link.py) that the gateway uses; the container is not run twice.
+PARAMS = [(name, False) for name in BACKENDS] + [(name, True) for name in BACKENDS if name != "container"]
+
+
+@pytest.fixture(params=PARAMS, ids=[name + ("+lean" if lean else "") for name, lean in PARAMS])
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     """An EventStore (with a fixed clock) on one backend, plus its raw client for inspection."""
-    server = request.getfixturevalue(BACKENDS[request.param])
+    name, lean = request.param
+    server = request.getfixturevalue(BACKENDS[name])
     client = await open_redis(server.url)
-    ack = REPLICA_ACK if request.param == "replicated" else None
-    yield Backend(request.param, client, EventStore(client, clock=lambda: FIXED_TS_MS, replica_ack=ack))
+    ack = REPLICA_ACK if name == "replicated" else None
+    store = EventStore(client, clock=lambda: FIXED_TS_MS, replica_ack=ack, lean_appends=lean)
+    assert (store.link is not None) == lean  # every backend here is one the link can carry
+    yield Backend(name, client, store)
+    await store.aclose()
     await client.aclose()

@@ -1,0 +1,177 @@
+"""The lean append link (services/store/append_link.py): batches carried in one round trip per node, and
+whatever it cannot carry (a lost connection, a redirect, a refused login) carried by redis-py instead,
+never written twice. Real servers throughout; a TCP proxy in front of one cuts connections on purpose."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from services.redis.client import open_redis
+from services.store import EventStore, NewEvent
+from services.store.append_script import APPEND_LUA
+from services.store.envelope import AppendRequest, log_key
+from services.store.errors import VersionConflict
+from tests.fixtures.redis import unique_id
+
+EVENT = NewEvent("moved", b"{}", 1)
+
+
+def requests(streams: list[str], version: int = 0, tag: str = "m") -> list[AppendRequest]:
+    return [AppendRequest(stream, version, [EVENT], f"{tag}-{stream}") for stream in streams]
+
+
+class CuttingProxy:
+    """Forwards to a Redis server; after `cut_after` replies have come back from the server it closes
+    both sides before passing the next one on (the commands reached the server, their replies are lost)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.cut_after: int | None = None
+        self.replies = 0
+        self.server: asyncio.base_events.Server | None = None
+
+    async def start(self) -> tuple[str, int]:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return self.server.sockets[0].getsockname()[:2]
+
+    async def _serve(self, client_reader, client_writer) -> None:
+        server_reader, server_writer = await asyncio.open_connection(*self.target)
+
+        async def upstream() -> None:
+            while data := await client_reader.read(65536):
+                server_writer.write(data)
+            server_writer.close()
+
+        async def downstream() -> None:
+            while data := await server_reader.read(65536):
+                if self.cut_after is not None and self.replies >= self.cut_after:
+                    break
+                self.replies += 1
+                client_writer.write(data)
+            client_writer.close()
+            server_writer.close()
+
+        await asyncio.gather(upstream(), downstream(), return_exceptions=True)
+
+    async def stop(self) -> None:
+        self.server.close()
+
+
+async def test_a_batch_goes_in_one_round_trip_per_node(redis_cluster, embedded_redis) -> None:
+    for url in (embedded_redis.url, redis_cluster.url):
+        client = await open_redis(url)
+        store = EventStore(client, lean_appends=True)
+        await client.script_load(APPEND_LUA)  # a fresh server answers NOSCRIPT first: one more round trip
+        streams = [unique_id("link") for _ in range(12)]
+        results = await store.append_many(requests(streams))
+        assert [result.version for result in results] == [1] * 12
+        nodes = {str(client.get_node_from_key(log_key(s))) for s in streams} if store.link.cluster else {""}
+        assert store.link.round_trips == len(nodes)
+        again = await store.append_many(requests(streams, 1, "n") + requests(streams[:2], 0, "late"))
+        assert [r.version for r in again[:12]] == [2] * 12
+        assert all(isinstance(r, VersionConflict) for r in again[12:])
+        for stream in streams:
+            assert len(await store.read(stream)) == 2
+        await store.aclose()
+        await client.aclose()
+
+
+async def test_replies_lost_with_the_connection_are_answered_through_redis_py_and_written_once(embedded_redis) -> None:
+    proxy = CuttingProxy(embedded_redis.host, embedded_redis.port)
+    address = await proxy.start()
+    client = await open_redis(embedded_redis.url)
+    store = EventStore(client, lean_appends=True)
+    store.link = type(store.link)(client, address=address)  # the link through the proxy, redis-py direct
+    streams = [unique_id("cut") for _ in range(5)]
+    assert [r.version for r in await store.append_many(requests(streams))] == [1] * 5
+    proxy.cut_after = proxy.replies  # the next batch reaches the server; its replies never come back
+    results = await store.append_many(requests(streams, 1, "second"))
+    assert [(r.version, r.duplicate) for r in results] == [(2, True)] * 5  # stored by the link, found by redis-py
+    for stream in streams:
+        assert len(await store.read(stream)) == 2  # written once
+    proxy.cut_after = None
+    assert [r.version for r in await store.append_many(requests(streams, 2, "third"))] == [3] * 5
+    assert store.link.round_trips == 3  # the link connected again for the third batch
+    await store.aclose()
+    await client.aclose()
+    await proxy.stop()
+
+
+async def test_a_cluster_redirect_is_followed_by_redis_py(redis_cluster) -> None:
+    client = await open_redis(redis_cluster.url)
+    store = EventStore(client, lean_appends=True)
+    streams = [unique_id("moved") for _ in range(8)]
+    owners = {client.get_node_from_key(log_key(s)).name for s in streams}
+    assert len(owners) > 1
+    wrong = client.get_node_from_key(log_key(streams[0]))
+    store.link.address_of = lambda node: (wrong.host, wrong.port)  # every call to one master: MOVED for the rest
+    results = await store.append_many(requests(streams))
+    assert [r.version for r in results] == [1] * 8
+    for stream in streams:
+        assert len(await store.read(stream)) == 1
+    await store.aclose()
+    await client.aclose()
+
+
+@pytest.fixture
+async def user_on_db_2(private_redis):
+    admin = await open_redis(private_redis.url)
+    name = unique_id("user")
+    await admin.execute_command("ACL", "SETUSER", name, "on", ">secret-pass", "~*", "+@all")
+    yield f"redis://{name}:secret-pass@{private_redis.host}:{private_redis.port}/2", name
+    await admin.execute_command("ACL", "DELUSER", name)
+    await admin.aclose()
+
+
+async def test_the_link_logs_in_and_selects_the_urls_database(user_on_db_2, private_redis) -> None:
+    url, name = user_on_db_2
+    client = await open_redis(url)
+    store = EventStore(client, lean_appends=True)
+    await client.script_load(APPEND_LUA)
+    stream = unique_id("db2")
+    assert (await store.append_many(requests([stream])))[0].version == 1
+    assert store.link.round_trips == 1
+    assert await client.exists(log_key(stream)) == 1  # in database 2, where redis-py reads
+    db0 = await open_redis(private_redis.url)
+    assert await db0.exists(log_key(stream)) == 0
+    await db0.aclose()
+    await store.aclose()
+    await client.aclose()
+
+
+async def test_a_refused_login_leaves_the_batch_to_redis_py(user_on_db_2, private_redis) -> None:
+    url, name = user_on_db_2
+    client = await open_redis(url)
+    store = EventStore(client, lean_appends=True)
+    store.link._login = [["AUTH", name, "not-the-password"]]  # the link alone is refused
+    stream = unique_id("refused")
+    assert (await store.append_many(requests([stream])))[0].version == 1
+    assert len(await store.read(stream)) == 1
+    await store.aclose()
+    await client.aclose()
+
+
+async def evalsha_calls(client) -> int:
+    return int((await client.info("commandstats"))["cmdstat_evalsha"]["calls"])
+
+
+async def test_a_stalled_server_past_the_reply_timeout_is_asked_again_through_redis_py(private_redis) -> None:
+    """The link's batch waits `link_timeout`, then redis-py carries it (and, with its pool exhausted, would
+    answer unavailable); when the server answers, one copy is stored and the other is a duplicate."""
+    client = await open_redis(private_redis.url)
+    store = EventStore(client, lean_appends=True, link_timeout=0.3)
+    await client.script_load(APPEND_LUA)
+    stream = unique_id("stall")
+    assert (await store.append_many(requests([stream])))[0].version == 1  # the link is connected
+    scripts_before = await evalsha_calls(client)
+    await client.execute_command("CLIENT", "PAUSE", 1500, "ALL")
+    result = (await store.append_many(requests([stream], 1, "during")))[0]
+    assert await evalsha_calls(client) - scripts_before == 2  # the link's copy and redis-py's
+    assert result.version == 2  # whichever copy the server ran first
+    assert len(await store.read(stream)) == 2  # and the other wrote nothing
+    after = (await store.append_many(requests([stream], 2, "after")))[0]
+    assert after.version == 3 and store.link.round_trips == 3  # the link carried on: the late reply was dropped
+    await store.aclose()
+    await client.aclose()
