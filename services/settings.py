@@ -36,8 +36,9 @@ class Settings(Struct, frozen=True, kw_only=True):
     # client is told unavailable (socket) or 503 (HTTP)
     redis_pool_size: int = 100
     redis_pool_timeout: float = 5.0
-    # Batches of move appends over lean pipelined connections (services/store/append_link.py); 0: redis-py's
-    lean_appends: bool = True
+    # The move path's Redis commands (appends, fan-out counts and publishes) over lean pipelined connections
+    # (services/redis/lean_link.py), redis-py carrying what they cannot; False: everything through redis-py
+    lean_redis: bool = True
     bench_echo: bool = False  # add /ws/echo for bench/bench_gateway.py
     workers: int = 1  # `arena serve` processes sharing the port (SO_REUSEPORT), the fan-out between them on Redis
     reuse_port: bool = False  # set by `arena serve --workers` for its workers: bind the port with SO_REUSEPORT
@@ -125,7 +126,7 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
                                       "ARENA_REDIS_POOL_SIZE"),
             redis_pool_timeout=_at_least(0, float(env.get("ARENA_REDIS_POOL_TIMEOUT", defaults.redis_pool_timeout)),
                                          "ARENA_REDIS_POOL_TIMEOUT"),
-            lean_appends=_flag(env.get("ARENA_LEAN_APPENDS", "1")),
+            lean_redis=_flag(env.get("ARENA_LEAN_REDIS", "1")),
             bench_echo=_flag(env.get("ARENA_BENCH_ECHO", "")),
             workers=_at_least(1, int(env.get("ARENA_WORKERS", defaults.workers)), "ARENA_WORKERS"),
             reuse_port=_flag(env.get("ARENA_REUSE_PORT", "")),

@@ -23,6 +23,7 @@ from ..games.hints import Hints
 from ..games.service import GameService
 from ..identity import Identity, TokenClaims, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url, server_client
+from ..redis.lean_link import LeanLink
 from ..redis.waiting_cluster import WaitingRedisCluster
 from ..sessions import Sessions
 from ..settings import Settings
@@ -75,15 +76,17 @@ def _sessions(state: State) -> Sessions:
     return state.sessions
 
 
-def pubsub_link(url: str, pool_size: int, pool_timeout: float) -> Link:
+def pubsub_link(url: str, pool_size: int, pool_timeout: float, *, lean: bool = False) -> Link:
     """The fan-out's own clients (not the store's: a subscriber connection is never given back to a pool);
-    no I/O until used. A cluster gets sharded pub/sub, one server the classic kind."""
+    no I/O until used. A cluster gets sharded pub/sub, one server the classic kind; `lean` carries the
+    counts and publishes over a lean link (services/redis/lean_link.py)."""
     plain_url, cluster = parse_redis_url(url)
+    timeout = max(0.1, pool_timeout)
     if cluster:
-        return ShardedPubSubLink(
-            WaitingRedisCluster.from_url(plain_url, max_connections=pool_size, pool_timeout=pool_timeout), plain_url
-        )
-    return PubSubLink(server_client(plain_url, pool_size=pool_size, pool_timeout=pool_timeout))
+        client = WaitingRedisCluster.from_url(plain_url, max_connections=pool_size, pool_timeout=pool_timeout)
+        return ShardedPubSubLink(client, plain_url, LeanLink(client, reply_timeout=timeout) if lean else None)
+    server = server_client(plain_url, pool_size=pool_size, pool_timeout=pool_timeout)
+    return PubSubLink(server, LeanLink(server, reply_timeout=timeout) if lean else None)
 
 
 class ArenaPlugin(InitPluginProtocol):
@@ -96,7 +99,8 @@ class ArenaPlugin(InitPluginProtocol):
         self.identity = Identity(secret, settings.token_ttl_seconds)
         self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst)
         self.pool = {"pool_size": settings.redis_pool_size, "pool_timeout": settings.redis_pool_timeout}
-        link = pubsub_link(settings.redis_url, settings.redis_pool_size, settings.redis_pool_timeout)
+        link = pubsub_link(settings.redis_url, settings.redis_pool_size, settings.redis_pool_timeout,
+                           lean=settings.lean_redis)
         self.fanout = Fanout(link, confirm_timeout=max(1.0, settings.redis_pool_timeout))
 
     @asynccontextmanager

@@ -2,6 +2,10 @@
 NUMSUB it sends. On a cluster the gateway uses ShardedPubSubLink (sharded_link.py) instead, with the same
 methods (`Link`); nothing else in the gateway names a pub/sub command. Only redis-py's public PubSub API is
 used: one connection carries every subscription of this process.
+
+The counts and publishes of the move path go over a lean connection (services/redis/lean_link.py) when one
+is given, redis-py carrying them when it cannot: a message published twice that way is skipped by every
+receiving socket (each push carries its version and a socket never shows one twice).
 """
 
 from __future__ import annotations
@@ -12,8 +16,28 @@ from typing import NamedTuple, Protocol
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from ..redis.lean_link import LeanLink
 
 SUBSCRIBED, MESSAGE = "subscribed", "message"
+LEAN_FAILURES = (RedisConnectionError, RedisTimeoutError)  # the lean link could not carry it: redis-py does
+
+
+async def lean_replies(lean: LeanLink | None, address: tuple[str, int], commands: list[list]) -> list | None:
+    """The replies over the lean link, or None when there is none or it could not carry every one."""
+    if lean is None:
+        return None
+    try:
+        replies = await lean.execute(address, commands)
+    except LEAN_FAILURES:
+        return None
+    return None if any(isinstance(reply, Exception) for reply in replies) else replies
+
+
+def counts_of(reply: list) -> dict[str, int]:
+    """PUBSUB NUMSUB's (or SHARDNUMSUB's) flat reply [channel, count, ...] as a mapping."""
+    return {reply[i].decode(): int(reply[i + 1]) for i in range(0, len(reply), 2)}
 
 
 class Received(NamedTuple):
@@ -36,8 +60,9 @@ class Link(Protocol):
 
 
 class PubSubLink:
-    def __init__(self, redis: aioredis.Redis) -> None:
+    def __init__(self, redis: aioredis.Redis, lean: LeanLink | None = None) -> None:
         self.redis = redis  # publishes and counts (a pooled client: commands, not the subscribed connection)
+        self.lean = lean if lean is not None and lean.usable else None
         self.pubsub = redis.pubsub()
         self._reconnecting = asyncio.Lock()
 
@@ -87,15 +112,24 @@ class PubSubLink:
 
     async def listeners(self, channels: Sequence[str]) -> dict[str, int]:
         """Subscribers per channel, over every client of Redis (this process's own subscription included)."""
+        lean = await lean_replies(self.lean, self.lean and self.lean.address_of(None), [["PUBSUB", "NUMSUB", *channels]])
+        if lean is not None:
+            return counts_of(lean[0])
         return {name.decode(): count for name, count in await self.redis.pubsub_numsub(*channels)}
 
     async def publish(self, messages: Sequence[tuple[str, bytes]]) -> list[int]:
         """Publish each (channel, data) in one round trip; how many subscribers got each."""
+        lean = await lean_replies(self.lean, self.lean and self.lean.address_of(None),
+                                  [["PUBLISH", channel, data] for channel, data in messages])
+        if lean is not None:
+            return lean
         pipe = self.redis.pipeline(transaction=False)
         for channel, data in messages:
             pipe.publish(channel, data)
         return await pipe.execute()
 
     async def aclose(self) -> None:
+        if self.lean is not None:
+            await self.lean.aclose()
         await self.pubsub.aclose()
         await self.redis.aclose()

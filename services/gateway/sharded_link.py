@@ -29,7 +29,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisClusterException, RedisError
 
-from .pubsub_link import MESSAGE, SUBSCRIBED, Received
+from ..redis.lean_link import LeanLink
+from .pubsub_link import MESSAGE, SUBSCRIBED, Received, counts_of, lean_replies
 
 log = logging.getLogger("arena.gateway")
 
@@ -78,8 +79,9 @@ class NodeListener:
 class ShardedPubSubLink:
     retry_seconds = 0.5  # between two tries to find the orphans a home
 
-    def __init__(self, cluster: RedisCluster, plain_url: str) -> None:
+    def __init__(self, cluster: RedisCluster, plain_url: str, lean: LeanLink | None = None) -> None:
         self.cluster = cluster  # publishes, counts and the map of slots (pooled: never the subscribed connections)
+        self.lean = lean if lean is not None and lean.usable else None  # as PubSubLink's (pubsub_link.py)
         self.plain_url = plain_url
         self.received: asyncio.Queue[Received | BaseException] = asyncio.Queue()
         self.by_node: dict[str, NodeListener] = {}  # node name -> its listener
@@ -147,13 +149,31 @@ class ShardedPubSubLink:
         for channel in channels:
             node = self.cluster.get_node_from_key(channel)
             per_node.setdefault(node.name, (node, []))[1].append(channel)
-        answers = await asyncio.gather(
-            *(self.cluster.pubsub_shardnumsub(*names, target_nodes=node) for node, names in per_node.values())
-        )
-        return {name.decode(): count for answer in answers for name, count in answer}
+        answers = await asyncio.gather(*(self._count(node, names) for node, names in per_node.values()))
+        return {name: count for answer in answers for name, count in answer.items()}
+
+    async def _count(self, node: ClusterNode, names: list[str]) -> dict[str, int]:
+        lean = self.lean and await lean_replies(self.lean, self.lean.address_of(node), [["PUBSUB", "SHARDNUMSUB", *names]])
+        if lean:
+            return counts_of(lean[0])
+        return {name.decode(): count for name, count in await self.cluster.pubsub_shardnumsub(*names, target_nodes=node)}
 
     async def publish(self, messages: Sequence[tuple[str, bytes]]) -> list[int]:
         """SPUBLISH each (channel, data), each to its slot's master, in one pipeline; subscribers reached each."""
+        if self.lean is not None:
+            per_node: dict[str, tuple[ClusterNode, list[int]]] = {}
+            for index, (channel, _) in enumerate(messages):
+                node = self.cluster.get_node_from_key(channel)
+                per_node.setdefault(node.name, (node, []))[1].append(index)
+            replies = await asyncio.gather(*(
+                lean_replies(self.lean, self.lean.address_of(node), [["SPUBLISH", *messages[i]] for i in indexes])
+                for node, indexes in per_node.values()))
+            if all(reply is not None for reply in replies):  # else all through redis-py (a copy is skipped)
+                counts = [0] * len(messages)
+                for (_, indexes), reply in zip(per_node.values(), replies):
+                    for index, count in zip(indexes, reply):
+                        counts[index] = count
+                return counts
         pipe = self.cluster.pipeline(transaction=False)
         for channel, data in messages:
             pipe.spublish(channel, data)
@@ -216,6 +236,8 @@ class ShardedPubSubLink:
             await listener.aclose()
         self.by_node.clear()
         await asyncio.gather(*self._closing, return_exceptions=True)
+        if self.lean is not None:
+            await self.lean.aclose()
         await self.cluster.aclose()
 
 

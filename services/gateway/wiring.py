@@ -39,7 +39,7 @@ from ..validator.runtime import Validators
 class ProcessServices:
     def __init__(self, client: Any, settings: Settings, *, replica_ack: ReplicaAck | None = None) -> None:
         store = EventStore(client, clock=server_clock(settings.test_clock_file), replica_ack=replica_ack,
-                           lean_appends=settings.lean_appends, link_timeout=max(0.1, settings.redis_pool_timeout))
+                           lean_appends=settings.lean_redis, link_timeout=max(0.1, settings.redis_pool_timeout))
         self.store = store
         self.validators = Validators(client, store, workers=settings.validators,
                                      review_floor_ms=settings.review_floor_ms)

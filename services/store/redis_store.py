@@ -35,7 +35,8 @@ from services.store.envelope import (
 )
 from services.store.errors import StoreError, VersionConflict
 from services.store.keys import GAME_STREAMS, NAMESPACES
-from services.store.append_link import RESEND, AppendLink, run_scripts
+from services.redis.lean_link import LeanLink
+from services.store.append_link import RESEND, run_scripts
 from services.store.replication import ReplicaAck, ReplicaTimeout, add_wait, node_name, node_of
 
 
@@ -70,7 +71,7 @@ class EventStore:
         self.clock = clock
         self.namespace = namespace  # whose streams: game logs by default; "daily", "race" for theirs
         self.replica_ack = replica_ack
-        link = AppendLink(client, reply_timeout=link_timeout) if lean_appends else None
+        link = LeanLink(client, reply_timeout=link_timeout) if lean_appends else None
         self.link = link if link is not None and link.usable else None
 
     async def aclose(self) -> None:

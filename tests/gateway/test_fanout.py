@@ -10,19 +10,23 @@ import redis.asyncio as aioredis
 
 from services.gateway.fanout import Fanout, LocalSockets
 from services.gateway.pubsub_link import PubSubLink
+from services.redis.lean_link import LeanLink
 from services.store.keys import updates_channel
 from tests.fixtures.redis import unique_id
 from tests.gateway.fanout_sinks import Sink, eventually
 
 
-def fanout_on(redis_url: str) -> Fanout:
-    return Fanout(PubSubLink(aioredis.Redis.from_url(redis_url)), confirm_timeout=5)
+def fanout_on(redis_url: str, *, lean: bool = False) -> Fanout:
+    client = aioredis.Redis.from_url(redis_url)
+    return Fanout(PubSubLink(client, LeanLink(client, reply_timeout=5) if lean else None), confirm_timeout=5)
 
 
-async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
+@pytest.mark.parametrize("lean", [False, True], ids=["redis-py", "lean link"])
+async def test_publishes_reach_another_process_and_not_ourselves(redis_url, lean):
+    """Counts and publishes through redis-py, and through the lean link the gateway uses."""
     channel = updates_channel(unique_id("game"))
     other = aioredis.Redis.from_url(redis_url)
-    fanout = fanout_on(redis_url)
+    fanout = fanout_on(redis_url, lean=lean)
     other_pubsub = other.pubsub()
     try:
         await fanout.start()
@@ -42,6 +46,7 @@ async def test_publishes_reach_another_process_and_not_ourselves(redis_url):
         await other.publish(channel, b"elsewhere 3\nforeign")
         assert await eventually(lambda: sink.got)
         assert sink.got == [(3, b"foreign")]  # "alone" never came, "shared" was dropped
+        assert (fanout.link.lean.round_trips == 3) if lean else fanout.link.lean is None  # 2 counts, 1 publish
     finally:
         await other_pubsub.aclose()
         await fanout.aclose()
@@ -197,3 +202,29 @@ async def test_redis_going_away_and_back_leaves_every_watched_channel_subscribed
         if publisher is not None:
             await publisher.aclose()
         server.stop()
+
+
+async def test_counts_and_publishes_the_lean_link_cannot_carry_go_through_redis_py(redis_url):
+    """A lean link that cannot connect (nothing listens where it points): every count and publish still
+    goes out, through redis-py."""
+    import socket
+
+    with socket.socket() as spare:  # a port nobody listens on
+        spare.bind(("127.0.0.1", 0))
+        nowhere = spare.getsockname()
+    channel = updates_channel(unique_id("game"))
+    client, other = aioredis.Redis.from_url(redis_url), aioredis.Redis.from_url(redis_url)
+    fanout = Fanout(PubSubLink(client, LeanLink(client, reply_timeout=5, address=nowhere)), confirm_timeout=5)
+    other_pubsub = other.pubsub()
+    try:
+        await fanout.start()
+        await other_pubsub.subscribe(channel)
+        assert (await other_pubsub.get_message(timeout=2))["type"] == "subscribe"
+        assert await fanout.publish_batch([(channel, fanout.tagged(b"1\nhello"))]) == [1]
+        seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
+        assert seen["data"] == fanout.tagged(b"1\nhello")
+        assert fanout.link.lean.round_trips == 0  # the link never carried anything
+    finally:
+        await other_pubsub.aclose()
+        await fanout.aclose()
+        await other.aclose()

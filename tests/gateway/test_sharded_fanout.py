@@ -54,12 +54,13 @@ def test_channels_share_their_owners_slot(redis_cluster):
         client.close()
 
 
-async def test_updates_go_through_the_games_own_master(redis_cluster):
+@pytest.mark.parametrize("lean", [False, True], ids=["redis-py", "lean link"])
+async def test_updates_go_through_the_games_own_master(redis_cluster, lean):
     assert isinstance(pubsub_link(redis_cluster.url, 10, 5), ShardedPubSubLink)
     games = [unique_id("game") for _ in range(6)]  # over several slots, so over several masters
     channels = [updates_channel(game) for game in games]
     before = publish_calls(redis_cluster.url)
-    here, there = (Fanout(pubsub_link(redis_cluster.url, 10, 5), confirm_timeout=5) for _ in range(2))
+    here, there = (Fanout(pubsub_link(redis_cluster.url, 10, 5, lean=lean), confirm_timeout=5) for _ in range(2))
     counter = await open_redis(redis_cluster.url)
     try:
         await here.start()
@@ -75,6 +76,7 @@ async def test_updates_go_through_the_games_own_master(redis_cluster):
         assert sent == [1] * len(channels) + [0]
         assert await eventually(lambda: all(sink.got for sink in sinks.values()))
         assert all(sink.got == [(1, b"move")] for sink in sinks.values())
+        assert (here.link.lean.round_trips > 0) if lean else here.link.lean is None
         owners = [counter.get_node_from_key(channel).name for channel in channels]
         for channel, owner in zip(channels, owners):  # the subscription sits on the owner, and only there
             for node in counter.get_primaries():
