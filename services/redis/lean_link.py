@@ -8,7 +8,7 @@ hiredis (the parser redis-py itself uses) read the replies, handed back to the b
 were sent: about a tenth of the cost.
 
 It only carries: error replies come back as values, and a connection that fails, is lost or does not
-answer within `reply_timeout` raises (ConnectionError, TimeoutError) so the caller sends the batch again
+answer within `reply_timeout` (then it is dropped) raises (ConnectionError, TimeoutError) so the caller sends the batch again
 through redis-py, which follows cluster redirects, refreshes its slot map and reports errors as it always
 did. Each caller says why its commands are safe to send twice (services/store/append_link.py,
 services/gateway/pubsub_link.py). TLS, Unix sockets and credential providers are left to redis-py
@@ -89,19 +89,20 @@ class NodeConnection(asyncio.Protocol):
         self._waiting.append((future, len(commands)))
         self._transport.write(pack(commands))
         if self.reply_timeout is not None:
-            # The batch stays in line: its replies, when they come, are read and dropped in their turn.
-            timer = asyncio.get_running_loop().call_later(self.reply_timeout, _expire, future, self.reply_timeout)
+            timer = asyncio.get_running_loop().call_later(self.reply_timeout, self._expire, future)
             future.add_done_callback(lambda _: timer.cancel())
         return future
+
+    def _expire(self, future: asyncio.Future) -> None:
+        """No reply in time: the batch is the caller's to send again, and the connection is dropped (a
+        stalled or half-open one would hold every later batch too); the next batch connects again."""
+        if not future.done():
+            future.set_exception(RedisTimeoutError(f"no reply on the lean link within {self.reply_timeout:g} s"))
+            self.close()
 
     def close(self) -> None:
         if self._transport is not None:
             self._transport.close()
-
-
-def _expire(future: asyncio.Future, seconds: float) -> None:
-    if not future.done():
-        future.set_exception(RedisTimeoutError(f"no reply on the lean link within {seconds:g} s"))
 
 
 class LeanLink:
