@@ -65,7 +65,17 @@ class NodeConnection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._parser.feed(data)
-        while (value := self._parser.gets()) is not False:
+        while True:
+            try:
+                value = self._parser.gets()
+            except hiredis.ProtocolError:  # not RESP: nothing more on this connection can be trusted
+                self.close()
+                return
+            if value is False:
+                return
+            if not self._waiting:  # a reply nobody asked for: the order is lost, so is the connection
+                self.close()
+                return
             self._replies.append(_reply(value))
             future, count = self._waiting[0]
             if len(self._replies) == count:

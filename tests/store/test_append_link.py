@@ -175,3 +175,24 @@ async def test_a_stalled_server_past_the_reply_timeout_is_asked_again_through_re
     assert after.version == 3
     await store.aclose()
     await client.aclose()
+
+
+async def test_a_server_that_does_not_speak_resp_loses_the_link_not_the_append(embedded_redis) -> None:
+    """Something that is not Redis answers where the link points: its connection is dropped and the batch
+    goes through redis-py (to the real server)."""
+    async def garbage(reader, writer):
+        await reader.read(100)
+        writer.write(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+        await writer.drain()
+
+    impostor = await asyncio.start_server(garbage, "127.0.0.1", 0)
+    client = await open_redis(embedded_redis.url)
+    store = EventStore(client, lean_appends=True)
+    # No reply timeout: only dropping the connection at the first byte that is not RESP ends the wait.
+    store.link = type(store.link)(client, reply_timeout=None, address=impostor.sockets[0].getsockname()[:2])
+    stream = unique_id("impostor")
+    assert (await asyncio.wait_for(store.append_many(requests([stream])), 30))[0].version == 1
+    assert len(await store.read(stream)) == 1
+    await store.aclose()
+    await client.aclose()
+    impostor.close()
