@@ -43,6 +43,7 @@ from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent,
 from .search import UNKNOWN, WINNABLE, SearchResult, depth_first
 from .spider_best import interleave
 from .wizard_best import PORTFOLIOS, best_first
+from .wizard_bound import lost_on_last_pass
 from .wizard_level_moves import level_moves
 from .wizard_levels import tableau_key, with_shifts
 
@@ -76,8 +77,9 @@ def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
 
 class WizardSearch:
     def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True,
-                 levels: bool = True, waste_home: bool = True) -> None:
+                 levels: bool = True, waste_home: bool = True, bound: bool = True) -> None:
         self.variant = variant
+        self.bound = bound  # False: no last-pass position given up unsearched (tests compare both)
         self.levels = levels  # False: search shifts too, key on every card's place (tests compare both)
         self.waste_home = waste_home  # False: no waste card home without branching (tests compare both)
         self.complete = complete  # False: the pruned first pass (see solve_board)
@@ -196,6 +198,8 @@ class WizardSearch:
 
     def expand(self, node: Node):
         board, after_cycle = node
+        if self.bound and self.last_pass(board) and lost_on_last_pass(board):
+            return  # the waste can never be cleared (wizard_bound): no child
         if self.levels:
             yield from self._expand_levels(board, after_cycle)
             return
