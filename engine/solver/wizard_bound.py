@@ -16,10 +16,13 @@ a King (its bottom card only changes when it empties, and then only a King comes
 now. So the blocked cards of each rank r (their suits SC) take at most `matched(SC, SP)` parents of
 rank r+1 (the suits SP of those not in W[0..i-1], a parent of each suit per card), and the rest
 must be bases: if for some i the non-King bases needed exceed `holders`, or all bases needed
-exceed the 7 piles, the position is lost. Nothing here asks where the parents are or whether they
-can get there (a relaxation: the real game needs more), so it never calls a winnable position lost;
-the tests check that on every last-pass position of winning lines, and compare answers with and
-without it where the search finishes.
+exceed the 7 piles, the position is lost. Likewise by runs: the blocked cards of rank r lie in
+distinct runs (a run holds one card per rank); a run on a non-King base needs a holder, and a run
+on a King holds a card of every rank above r, none of them in W[0..i-1]; so if more cards of rank r
+are blocked than `holders` plus the fewest cards of a rank above r outside W[0..i-1], it is lost.
+Nothing here asks where the parents are or whether they can get there (a relaxation: the real game
+needs more), so it never calls a winnable position lost; the tests check that on every last-pass
+position of winning lines, and compare answers with and without it where the search finishes.
 
 Per rank the parent graph is complete but for one suit per card, so its largest matching has a
 closed form: all of the smaller side, except one card whose only parent candidate is of its own suit.
@@ -85,4 +88,11 @@ def _too_many_bases(children: list[int], taken: list[int], holders: int) -> bool
     for rank in range(1, KING):
         if children[rank]:
             bases += children[rank].bit_count() - matched(children[rank], _ALL & ~taken[rank + 1])
-    return bases > holders or bases + children[KING].bit_count() > PILES
+    if bases > holders or bases + children[KING].bit_count() > PILES:
+        return True
+    through = PILES  # runs that can pass every rank above: one card of each rank, none under the card leaving
+    for rank in range(KING - 1, 0, -1):
+        through = min(through, PILES - taken[rank + 1].bit_count())
+        if children[rank].bit_count() > holders + through:
+            return True
+    return False
