@@ -39,6 +39,22 @@ def test_a_card_with_no_parent_left_and_no_pile_for_a_base_is_lost():
     assert not lost_on_last_pass(_walled(down=1).board)  # a face-down card may carry it as a base
 
 
+def _nines_below(luck_nine_in_stock: bool):
+    # The 2 of moon on top of the waste, its Ace at the bottom, every 9 between (or all but the 9
+    # of luck): the 2 has parents (every other 3 is home) but sits in a run, and a run on a King
+    # would need a 9; no pile can take a non-King base.
+    nines = [c(9, suit) for suit in WIZARD_SUITS if not (luck_nine_in_stock and suit == "luck")]
+    rest = [c(rank, suit) for suit in WIZARD_SUITS for rank in range(3 if suit == "moon" else 10, 14) if rank != 9]
+    stock = rest + ([c(9, "luck")] if luck_nine_in_stock else [])
+    return position(waste=[c("A", "moon"), *nines, c(2, "moon")], stock=stock, redeals=0,
+                    foundations=[[c("W", "moon")], *(suit_run(s, 8) for s in OTHERS)])
+
+
+def test_a_card_no_run_can_carry_is_lost():
+    assert lost_on_last_pass(_nines_below(False).board)
+    assert not lost_on_last_pass(_nines_below(True).board)
+
+
 def test_the_matching_of_a_level_is_the_brute_force_one():
     def brute(children, parents):
         kids = [s for s in range(7) if children >> s & 1]
