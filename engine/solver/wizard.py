@@ -27,6 +27,8 @@ board (the cycle and its flags; the tableau and the foundations) and neither's l
 other's, so in any winning line a table move that follows a cycle step can be swapped before it,
 and a line with every table move before the cycle steps around it is searched. Whether the last
 step was a cycle step is part of the node and of its key, so the table stays exact.
+On the last pass a position whose waste walls in more cards than the tableau could ever carry
+(wizard_bound, a relaxation: it never calls a winnable position lost) is not expanded.
 """
 
 from __future__ import annotations

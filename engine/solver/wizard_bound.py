@@ -40,10 +40,9 @@ _ALL = (1 << len(WIZARD_SUITS)) - 1
 
 def matched(children: int, parents: int) -> int:
     """The largest matching of children to parents (suit bitmasks), no parent of a child's suit."""
-    nc, np_ = children.bit_count(), parents.bit_count()
-    if nc == 1 and children == parents:
-        return 0
-    return min(nc, np_)
+    if children.bit_count() == 1 and children == parents:
+        return 0  # its only parent is of its own suit
+    return min(children.bit_count(), parents.bit_count())
 
 
 def lost_on_last_pass(board: WizardBoard) -> bool:
@@ -58,7 +57,7 @@ def lost_on_last_pass(board: WizardBoard) -> bool:
         return False
     holders = sum(1 for pile in board.tableau if pile.down or (pile.cards and pile.cards[0].rank != KING))
     cards = [(card.rank, _SUIT[card.suit]) for card in waste]
-    lows = []  # lows[i][s]: the lowest rank of suit s in W[0..i-1]
+    lows = []  # lows[i]: the lowest rank of W[i]'s suit in W[0..i-1] (99: none)
     low = [99] * len(WIZARD_SUITS)
     taken = [0] * 15  # suits of each rank under the card leaving (W[0..i-1] at moment i)
     for rank, suit in cards:
