@@ -27,6 +27,8 @@ board (the cycle and its flags; the tableau and the foundations) and neither's l
 other's, so in any winning line a table move that follows a cycle step can be swapped before it,
 and a line with every table move before the cycle steps around it is searched. Whether the last
 step was a cycle step is part of the node and of its key, so the table stays exact.
+On the last pass a position whose waste walls in more cards than the tableau could ever carry
+(wizard_bound, a relaxation: it never calls a winnable position lost) is not expanded.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent,
 from .search import UNKNOWN, WINNABLE, SearchResult, depth_first
 from .spider_best import interleave
 from .wizard_best import PORTFOLIOS, best_first
+from .wizard_bound import lost_on_last_pass
 from .wizard_level_moves import level_moves
 from .wizard_levels import tableau_key, with_shifts
 
@@ -76,8 +79,9 @@ def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
 
 class WizardSearch:
     def __init__(self, variant: WizardVariant, complete: bool = True, reorder: bool = True,
-                 levels: bool = True, waste_home: bool = True) -> None:
+                 levels: bool = True, waste_home: bool = True, bound: bool = True) -> None:
         self.variant = variant
+        self.bound = bound  # False: no last-pass position given up unsearched (tests compare both)
         self.levels = levels  # False: search shifts too, key on every card's place (tests compare both)
         self.waste_home = waste_home  # False: no waste card home without branching (tests compare both)
         self.complete = complete  # False: the pruned first pass (see solve_board)
@@ -196,6 +200,8 @@ class WizardSearch:
 
     def expand(self, node: Node):
         board, after_cycle = node
+        if self.bound and self.last_pass(board) and lost_on_last_pass(board):
+            return  # the waste can never be cleared (wizard_bound): no child
         if self.levels:
             yield from self._expand_levels(board, after_cycle)
             return
