@@ -102,12 +102,17 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
     # The second follows the join link (the server sends it to the race page); the third types the code.
     second.page.goto(join_path)
     second.page.wait_for_url(f"**/race.html#/r/{race_id}")
-    # The second racer takes a named account (the guest keeps its id and its seat): shown by that name.
+    # The second racer takes a named account (the guest keeps its id and its seat): shown by that name,
+    # also on the host's page, which had learnt the second as a guest before (it asks again after 30 s).
+    host.page.wait_for_function(
+        "(id) => document.querySelector(`.race-seats .seat[data-player='${id}'] .racer-name`)"
+        "?.textContent.startsWith('Guest ')", arg=second.player_id)
     token = second.page.evaluate("JSON.parse(localStorage.getItem('arena.guest')).token")
     named = f"sec{str(time.time_ns())[-8:]}"
     signed = second.page.request.post("/api/accounts", data={"name": named, "password": "correct horse battery"},
                                       headers={"Authorization": f"Bearer {token}"})
     assert signed.status == 201, signed.text()
+    host.page.evaluate("window.realNow = Date.now; Date.now = () => window.realNow() + 31_000")  # 31 s on
     third.page.goto("/race.html")
     third.page.wait_for_selector("#create-race select[name=entry] option", state="attached")
     third.page.wait_for_selector(".race-boards[data-board]")
@@ -130,6 +135,10 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
         " && !document.querySelector(`.race-seats .seat[data-player='${id}'] .racer-name`).textContent.startsWith('Player')",
         arg=second.player_id)
     assert name_on(second, spectator.page).inner_text() == named
+    host.page.wait_for_function(
+        "([id, name]) => document.querySelector(`.race-seats .seat[data-player='${id}'] .racer-name`)"
+        "?.textContent === name", arg=[second.player_id, named])
+    host.page.evaluate("Date.now = window.realNow")
     assert name_on(host, spectator.page).inner_text().startswith("Guest ")
     assert name_on(host, host.page).inner_text() == "You"
     save_screenshot(third.page, "race-lobby-360")

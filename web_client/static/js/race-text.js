@@ -14,22 +14,33 @@ export function raceTitle(race) {
 
 const NAMES_AT_ONCE = 32; // the server's bound
 const names = new Map(); // player id -> the account's name, or null for a guest
+const GUEST_RECHECK_MS = 30_000; // a guest may sign up during a race: asked again after this
+const guestSince = new Map(); // player id -> when the server last said it has no name
+const due = (player) => !names.has(player)
+  || (names.get(player) === null && Date.now() - guestSince.get(player) >= GUEST_RECHECK_MS);
 
 const RETRY_MS = 10_000;
 let quietUntil = 0; // after a failed ask, none until then (a race sends frames often)
 const asking = new Set(); // ids of an ask on its way: a frame meanwhile does not ask for them again
 
-/** Learn the display names of `players` not known yet; true when some were learnt (draw again). A
- * failed ask is not fatal: the racers keep their short form, and a later draw asks again. */
+/** Learn the display names of `players` not known yet (and of guests now and then: one may sign up
+ * mid-race); true when a name changed (draw again). A failed ask is not fatal: the racers keep their
+ * short form, and a later draw asks again. */
 export async function learnNames(players) {
-  const unknown = [...new Set(players)].filter((player) => !names.has(player) && !asking.has(player))
+  const unknown = [...new Set(players)]
+    .filter((player) => due(player) && !asking.has(player))
     .slice(0, NAMES_AT_ONCE);
   if (!unknown.length || Date.now() < quietUntil) return false;
   unknown.forEach((player) => asking.add(player));
   try {
     const { players: found } = await playerNames(unknown);
-    for (const { player, name } of found) names.set(player, name);
-    return found.length > 0;
+    let changed = false;
+    for (const { player, name } of found) {
+      changed ||= names.get(player) !== name;
+      names.set(player, name);
+      if (name === null) guestSince.set(player, Date.now());
+    }
+    return changed;
   } catch {
     quietUntil = Date.now() + RETRY_MS;
     return false;
