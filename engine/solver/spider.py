@@ -27,7 +27,7 @@ from __future__ import annotations
 from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from .search import UNKNOWN, WINNABLE, depth_first
-from .spider_best import Search, best_first, interleave, portfolio_for
+from .spider_best import Search, best_first, depth_first_beside, interleave, portfolio_for
 from .spider_board import (
     Node, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
 )
@@ -244,8 +244,10 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
     search = SpiderSearch(deals, RUNS_TO_WIN)
     if search.won(root):
         return WINNABLE, (), 1
-    first = [_depth_first(root, search.expand_pruned, search.key, search.won)]
-    next(first[0])
+    first = []
+    if depth_first_beside(_suits(board)):
+        first.append(_depth_first(root, search.expand_pruned, search.key, search.won))
+        next(first[0])
     first += [best_first(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
               for w in portfolio_for(_suits(board))]
     won, steps, nodes = interleave(first, budget, 1)
