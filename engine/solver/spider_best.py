@@ -62,24 +62,23 @@ DIGGING = Weights(6, 4, 10, 30, 9, 1, 3, True)  # buried cards and empty columns
 BREADTH = Weights(12, 8, 8, 14, 7, 0, 0, False)  # no price per move, the oldest of equals first
 MACRO_SHORT = SHORT_LINES._replace(macro=True)  # over the depth-first pass's macro-moves
 MACRO_BY_RANK_SHORT = BY_RANK._replace(step=2, macro=True)  # BY_RANK's worth, SHORT_LINES's price
-# MACRO_SHORT, and each run of face-up cards lying over a face-down card costs (a move to undo
-# before the card turns): the oldest of equals first, or the newest at a price of 3 per move.
-MACRO_COVER = MACRO_SHORT._replace(cover=6, newest_first=False)
+# MACRO_SHORT at a price of 3 per move, and each run of face-up cards lying over a face-down card
+# costs (a move to undo before the card turns): the newest of equals first, or the oldest.
 MACRO_COVER_SHORT = MACRO_SHORT._replace(cover=6, step=3)
+MACRO_COVER_OLDEST = MACRO_COVER_SHORT._replace(newest_first=False)
 
 # Per number of suits in the deck, the settings that run beside the pruned depth-first pass of
 # spider.py: chosen on seeds 1 to 20 of each suit count (four suits: 1 to 40; docs/solvers.md
 # gives the figures on other seeds). Two macro settings at a price of 2 per move: on two suits
 # they won all 20 with 70,000 nodes in all, where the four single-move settings took 325,000
 # (82,000 at a price of 1). On one suit macro settings did worse than these two. On four suits,
-# each setting alone at 100,000 nodes: MACRO_SHORT won 15 of 40, MACRO_COVER 29, MACRO_COVER_SHORT
-# 27 (the cover price at 3, 4, 8, 12 on seeds 1 to 20: 13, 10, 13, 7 of 20; MACRO_SHORT 10); the
-# depth-first pass 2 of 20. So four suits run the two cover settings and no depth-first pass (35
-# of 40 within 100,000 nodes each).
+# each setting alone at 100,000 nodes: MACRO_SHORT won 15 of 40, MACRO_COVER_SHORT 27,
+# MACRO_COVER_OLDEST 32 (more in docs/solvers.md); the depth-first pass 2 of 20. So four suits run
+# the two cover settings and no depth-first pass (37 of 40 within 100,000 nodes each).
 PORTFOLIOS = {
     1: (DOWN_HEAVY, BASE),
     2: (MACRO_SHORT, MACRO_BY_RANK_SHORT),
-    4: (MACRO_COVER, MACRO_COVER_SHORT),
+    4: (MACRO_COVER_OLDEST, MACRO_COVER_SHORT),
 }
 DEPTH_FIRST_BESIDE = {1, 2}  # suit counts where it takes turns beside the portfolio
 

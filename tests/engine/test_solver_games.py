@@ -110,12 +110,12 @@ def test_spider_solver_reads_the_board_it_is_given_not_the_seed():
 
 
 def test_spider_worth_counts_the_runs_that_cover_a_face_down_card():
-    from engine.solver.spider_best import MACRO_COVER, column_worth_of
+    from engine.solver.spider_best import MACRO_COVER_SHORT, column_worth_of
 
-    plain, cover = column_worth_of(MACRO_COVER._replace(cover=0)), column_worth_of(MACRO_COVER)
+    plain, cover = column_worth_of(MACRO_COVER_SHORT._replace(cover=0)), column_worth_of(MACRO_COVER_SHORT)
     # 5h face down under 9s 8s (one run), then 4d (a break): two runs to move to turn the 5h.
     column = bytes((1 * 16 + 5, 9, 8, 2 * 16 + 4))  # codes: suit * 16 + rank, spades 0, hearts 1
-    assert plain(column, 1) - cover(column, 1) == 2 * MACRO_COVER.cover
+    assert plain(column, 1) - cover(column, 1) == 2 * MACRO_COVER_SHORT.cover
     assert plain(column[1:], 0) == cover(column[1:], 0)  # nothing face down: nothing to dig out
 
 
