@@ -11,7 +11,7 @@ Two passes, both counted in one budget of search nodes:
      suit or into an empty column, showing a face-up card, is tried only together with a
      progress move it enables from that column. Runs are never split, except that the top card
      alone may fill an empty column before a deal. This one wins most one- and two-suit deals in
-     a few hundred nodes;
+     a few hundred nodes (on four suits it wins few, so it does not run there);
    - best-first searches (spider_best), one per weighting of the deck's suit count, over single
      moves or over the macro-moves above, which win where the depth-first search is stuck under
      an early mistake.
@@ -27,7 +27,7 @@ from __future__ import annotations
 from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from .search import UNKNOWN, WINNABLE, depth_first
-from .spider_best import Search, best_first, interleave, portfolio_for
+from .spider_best import Search, best_first, depth_first_beside, interleave, portfolio_for
 from .spider_board import (
     Node, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
 )
@@ -109,33 +109,44 @@ class SpiderSearch:
 
     def progress_at(self, node: Node, at: int, runs: list[int]) -> list[tuple[int, int, int]]:
         """The progress moves from or onto column `at`, whose top card is face up, in the order
-        progress gives them (what a lateral move off `at` enables): read off the columns' ends
-        without building the table of tops, as this runs once per lateral move."""
+        progress gives them (what a lateral move off `at` enables): one pass over the columns'
+        ends, without the table of tops, as this runs once per lateral move (a third of a node)."""
         cols, downs = node[0], node[1]
         at_col = cols[at]
         at_top = at_col[-1]
-        moves = []
-        for src, col in enumerate(cols):
-            if src == at:
-                length = runs[at]
-                head = col[-length]
-                rank = (head & 15) + 1
-                ends = [(c[-1], dst) for dst, c in enumerate(cols) if len(c) > downs[dst] and dst != at]
-                moves.extend((at, dst, length) for top, dst in ends if top == head + 1)
-                if len(col) == length or len(col) - length == downs[at]:
-                    moves.extend((at, dst, length) for top, dst in sorted(ends)
-                                 if (top & 15) == rank and top != head + 1)
-                    empty = [dst for dst, c in enumerate(cols) if not c]
-                    if empty and len(col) > length:
-                        moves.append((at, empty[0], length))
+        at_rank = at_top & 15
+        length = runs[at]
+        want = at_col[-length] + 1  # the card at's run goes onto in suit
+        rank = want & 15  # ... and in rank
+        reveals = len(at_col) == length or len(at_col) - length == downs[at]
+        before: list[tuple[int, int, int]] = []  # runs onto `at` from columns left of it
+        after: list[tuple[int, int, int]] = []  # ... and right of it
+        same, kin, empty = [], [], -1
+        for dst, col in enumerate(cols):
+            if dst == at:
                 continue
-            length = runs[src]
-            if not length:
+            count = runs[dst]
+            if not count:  # empty, or no face-up card
+                if not col and empty < 0:
+                    empty = dst
                 continue
-            head = col[-length]
-            if head + 1 == at_top or ((head & 15) + 1 == (at_top & 15)
-                                      and (len(col) == length or len(col) - length == downs[src])):
-                moves.append((src, at, length))
+            top = col[-1]
+            if top == want:
+                same.append(dst)
+            elif reveals and (top & 15) == rank:
+                kin.append((top, dst))
+            head = col[-count]
+            if head + 1 == at_top or ((head & 15) + 1 == at_rank
+                                      and (len(col) == count or len(col) - count == downs[dst])):
+                (before if dst < at else after).append((dst, at, count))
+        moves = before
+        moves.extend((at, dst, length) for dst in same)
+        if reveals:
+            kin.sort()
+            moves.extend((at, dst, length) for _, dst in kin)
+            if empty >= 0 and len(at_col) > length:
+                moves.append((at, empty, length))
+        moves.extend(after)
         return moves
 
     def lateral(self, node: Node, tops, runs: list[int]) -> list[tuple[int, int, int]]:
@@ -244,8 +255,10 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
     search = SpiderSearch(deals, RUNS_TO_WIN)
     if search.won(root):
         return WINNABLE, (), 1
-    first = [_depth_first(root, search.expand_pruned, search.key, search.won)]
-    next(first[0])
+    first = []
+    if depth_first_beside(_suits(board)):
+        first.append(_depth_first(root, search.expand_pruned, search.key, search.won))
+        next(first[0])
     first += [best_first(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
               for w in portfolio_for(_suits(board))]
     won, steps, nodes = interleave(first, budget, 1)

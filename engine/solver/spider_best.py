@@ -48,6 +48,7 @@ class Weights(NamedTuple):
     dig: int  # per face-down card and face-up sequence above it (buried cards cost more)
     newest_first: bool  # among equal priorities, the latest generated first (else the oldest)
     macro: bool = False  # children: spider.py's macro-moves instead of this module's single moves
+    cover: int = 0  # per movable run (face-up cards between breaks) lying over a face-down card
 
 
 CLEAR = 1000  # per cleared run, whatever the setting
@@ -61,27 +62,39 @@ DIGGING = Weights(6, 4, 10, 30, 9, 1, 3, True)  # buried cards and empty columns
 BREADTH = Weights(12, 8, 8, 14, 7, 0, 0, False)  # no price per move, the oldest of equals first
 MACRO_SHORT = SHORT_LINES._replace(macro=True)  # over the depth-first pass's macro-moves
 MACRO_BY_RANK_SHORT = BY_RANK._replace(step=2, macro=True)  # BY_RANK's worth, SHORT_LINES's price
+# MACRO_SHORT at a price of 3 per move, and each run of face-up cards lying over a face-down card
+# costs (a move to undo before the card turns): the newest of equals first, or the oldest.
+MACRO_COVER_SHORT = MACRO_SHORT._replace(cover=6, step=3)
+MACRO_COVER_OLDEST = MACRO_COVER_SHORT._replace(newest_first=False)
 
 # Per number of suits in the deck, the settings that run beside the pruned depth-first pass of
-# spider.py: chosen on seeds 1 to 20 of each suit count (docs/solvers.md gives the figures on
-# other seeds). Two macro settings at a price of 2 per move: on two suits they won all 20 with
-# 70,000 nodes in all, where the four single-move settings took 325,000 (82,000 at a price of 1);
-# on four suits 13 of 20 at 200,000 nodes, where BASE, DIGGING and BY_RANK won 5 (at a price of
-# 1: 9; with DIGGING beside them 8; the oldest of equals first 11). On one suit macro settings
-# did worse than these two.
+# spider.py: chosen on seeds 1 to 20 of each suit count (four suits: 1 to 40; docs/solvers.md
+# gives the figures on other seeds). Two macro settings at a price of 2 per move: on two suits
+# they won all 20 with 70,000 nodes in all, where the four single-move settings took 325,000
+# (82,000 at a price of 1). On one suit macro settings did worse than these two. On four suits,
+# each setting alone at 100,000 nodes: MACRO_SHORT won 15 of 40, MACRO_COVER_SHORT 27,
+# MACRO_COVER_OLDEST 32 (more in docs/solvers.md); the depth-first pass 2 of 20. So four suits run
+# the two cover settings and no depth-first pass (37 of 40 within 100,000 nodes each).
 PORTFOLIOS = {
     1: (DOWN_HEAVY, BASE),
     2: (MACRO_SHORT, MACRO_BY_RANK_SHORT),
-    4: (MACRO_SHORT, MACRO_BY_RANK_SHORT),
+    4: (MACRO_COVER_OLDEST, MACRO_COVER_SHORT),
 }
+DEPTH_FIRST_BESIDE = {1, 2}  # suit counts where it takes turns beside the portfolio
 
 
 def portfolio_for(suits: int) -> tuple[Weights, ...]:
     return PORTFOLIOS.get(suits, PORTFOLIOS[4])
 
 
+def depth_first_beside(suits: int) -> bool:
+    """Whether spider.py's pruned depth-first pass takes turns beside the portfolio."""
+    return suits in DEPTH_FIRST_BESIDE
+
+
 def column_worth_of(w: Weights) -> Callable[[bytes, int], int]:
     down_w, brk_w, odd_w, empty_w, dig_w = w.down, w.brk, w.odd, w.empty, w.dig
+    cover_w = w.cover
 
     def column_worth(col: bytes, down: int) -> int:
         if not col:
@@ -94,7 +107,9 @@ def column_worth_of(w: Weights) -> Callable[[bytes, int], int]:
                 cost += brk_w if (card & 15) == (previous & 15) - 1 else odd_w
                 breaks += 1
             previous = card
-        return -down_w * down - cost - dig_w * down * (breaks + 1)
+        if not down:
+            return -cost
+        return -down_w * down - cost - dig_w * down * (breaks + 1) - cover_w * (breaks + 1)
 
     return column_worth
 

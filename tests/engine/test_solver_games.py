@@ -108,6 +108,25 @@ def test_spider_solver_reads_the_board_it_is_given_not_the_seed():
     _assert_wins(changed, solve(changed, 20_000))
 
 
+
+def test_spider_worth_counts_the_runs_that_cover_a_face_down_card():
+    from engine.solver.spider_best import MACRO_COVER_SHORT, column_worth_of
+
+    plain, cover = column_worth_of(MACRO_COVER_SHORT._replace(cover=0)), column_worth_of(MACRO_COVER_SHORT)
+    # 5h face down under 9s 8s (one run), then 4d (a break): two runs to move to turn the 5h.
+    column = bytes((1 * 16 + 5, 9, 8, 2 * 16 + 4))  # codes: suit * 16 + rank, spades 0, hearts 1
+    assert plain(column, 1) - cover(column, 1) == 2 * MACRO_COVER_SHORT.cover
+    assert plain(column[1:], 0) == cover(column[1:], 0)  # nothing face down: nothing to dig out
+
+
+def test_spider_four_suits_shift_a_run_to_free_the_last_ace():
+    # The 5c lies on the Ace the hearts need: the portfolio of three and four suits (no
+    # depth-first pass beside it) shifts it onto the 6d, then the Ace clears the last run.
+    state = state_of(spider_board([run_text("h", 13, 2), "Ah 5c", "6d", *(["Ks"] * 7)], cleared_runs=7))
+    verdict = solve(state, 100)
+    assert verdict.line == (engine.intents.MoveIntent("t1", "t2", 1), engine.intents.MoveIntent("t1", "t0", 1))
+    _assert_wins(state, verdict)
+
 # Wading Pool -------------------------------------------------------------------------------------
 
 def test_wading_pool_known_positions():
