@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
             # The socket refuses frames over max_frame_bytes itself (a clear s2c.error); this stops abuse earlier.
             ws_max_size=max(64 * 1024, settings.max_frame_bytes),
             ws_ping_interval=20.0,
+            timeout_graceful_shutdown=10,
             lifespan="on",
         )
         server = _arena_server(config, settings.redis_url if embedded is None else f"embedded {embedded.url}")

@@ -235,10 +235,18 @@ class Fanout:
         self._start("read", self._read_forever)
 
     async def aclose(self) -> None:
-        """Send what is queued, stop reading, close the link."""
-        for task in [self._tasks["flush"], self._tasks["leave"], *self._subscribing]:
-            if task is not None:
-                await asyncio.gather(task, return_exceptions=True)
+        """Send what is queued (for up to confirm_timeout: Redis may be away, and its tasks retry until it
+        is back), stop reading, close the link. Leaving channels is not waited for: closing the link
+        ends every subscription of this process anyway."""
+        leaving = self._tasks["leave"]
+        if leaving is not None:
+            leaving.cancel()
+        sending = [task for task in [self._tasks["flush"], *self._subscribing] if task is not None]
+        if sending:
+            _, late = await asyncio.wait(sending, timeout=self.confirm_timeout)
+            for task in late:
+                task.cancel()
+        await asyncio.gather(*[t for t in [leaving, *sending] if t is not None], return_exceptions=True)
         reader = self._tasks["read"]
         if reader is not None:
             reader.cancel()

@@ -228,3 +228,31 @@ async def test_counts_and_publishes_the_lean_link_cannot_carry_go_through_redis_
         await other_pubsub.aclose()
         await fanout.aclose()
         await other.aclose()
+
+
+async def test_closing_with_redis_away_does_not_wait_for_it(tmp_path):
+    """A server stopping while Redis is away: the channels left and the updates queued retry until Redis is
+    back, so closing waits at most confirm_timeout for what is queued and not at all for the leaving (the
+    link's close ends its subscriptions anyway). It used to wait for Redis forever, and SIGTERM hung."""
+    from services.redis.embedded import EmbeddedRedis
+
+    server = EmbeddedRedis(tmp_path / "redis")
+    server.start()
+    fanout = fanout_on(server.url)
+    fanout.confirm_timeout = 0.5
+    fanout.retry_seconds = 0.05
+    channel = updates_channel(unique_id("game"))
+    try:
+        await fanout.start()
+        sink = Sink()
+        fanout.watch(channel, sink)
+        await fanout.ready(channel)
+        server.kill()
+        await asyncio.sleep(0.5)  # the reader has met the outage: the connection is to be made again
+        fanout.unwatch(channel, sink)  # a socket leaves during the outage: the unsubscribe retries
+        fanout.queue_publish(channel, b"1\nlost")  # and an update waits to be published
+        await asyncio.sleep(0.3)
+        assert fanout._tasks["leave"] is not None and not fanout._tasks["leave"].done()
+        await asyncio.wait_for(fanout.aclose(), 30)  # a hang fails here instead of stalling the suite
+    finally:
+        server.stop()
