@@ -45,10 +45,12 @@ async def run_scripts(
             answered = await link.execute(address, commands)
         except (RedisConnectionError, RedisTimeoutError):
             return  # every call of this node is sent again (a late reply on the link is read and dropped)
+        carried = False
         for index, reply in zip(indexes, answered):
             usable = not isinstance(reply, ResponseError) or isinstance(reply, NoScriptError)
             replies[index] = reply if usable else RESEND
-        if wait is not None:
+            carried = carried or usable
+        if wait is not None and carried:  # a WAIT after nothing written here (a node that redirects) proves nothing
             confirmed[node_name(node)] = answered[-1]
 
     await asyncio.gather(*(one_node(address, node, indexes) for address, (node, indexes) in groups.items()))

@@ -137,3 +137,22 @@ async def test_on_a_cluster_each_master_waits_for_its_own_replica(replicated_clu
         assert [await store.version(s) for s in streams] == [2] * len(streams)  # stored on every master
     finally:
         await client.aclose()
+
+
+async def test_a_link_sent_to_a_replica_leaves_the_batch_and_its_wait_to_redis_py(replicated_cluster):
+    """After a failover the slot map can still name the old master, now a replica: it redirects the appends
+    and refuses WAIT. Nothing was written there, so that WAIT proves nothing: the appends redis-py then
+    stores (and waits for) are answered as stored, not as 'waiting for replicas failed'."""
+    client = await open_redis(replicated_cluster.url)
+    store = EventStore(client, replica_ack=CONFIRM, lean_appends=True)
+    try:
+        master0, replica0 = replicated_cluster.nodes[0], replicated_cluster.replica_nodes[0]
+        streams = [s for s in (unique_id("game") for _ in range(60))
+                   if client.get_node_from_key(log_key(s)).port == master0.port][:5]
+        assert streams
+        store.link.address_of = lambda node: (replica0.host, replica0.port)  # a stale map: the replica
+        results = await store.append_many([AppendRequest(s, 0, [NewEvent("moved", b"x")], f"m-{s}") for s in streams])
+        assert [(r.version, r.duplicate) for r in results] == [(1, False)] * len(streams), results
+    finally:
+        await store.aclose()
+        await client.aclose()
