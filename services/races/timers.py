@@ -24,6 +24,7 @@ log = logging.getLogger("arena.races")
 
 VERDICT_POLL_MS = 2_000
 POLL_S = 1.0
+RETRY_MS = 1_000  # a timer that met Redis away looks again this much later
 # Redis away or overloaded: a warning naming the cause, no traceback (the next look tries again).
 REDIS_UNAVAILABLE = (RedisError, RedisClusterException, StoreError)
 
@@ -58,8 +59,12 @@ class RaceTimers:
             self._timers.pop(race_id, None)
             try:
                 await self.advance(race_id)
-            except REDIS_UNAVAILABLE as exc:  # the due set brings it back
-                log.warning("race %s: redis unavailable for its timer: %s", race_id, exc)
+            except REDIS_UNAVAILABLE as exc:
+                # The due set brings it back, unless its entry went down with a master in a failover (the
+                # set is replicated after the answer): so this process tries again too, until Redis answers.
+                log.warning("race %s: redis unavailable for its timer, trying again: %s", race_id, exc)
+                if self._poller is not None and race_id not in self._timers:
+                    self._timer(race_id, self.clock() + RETRY_MS)
             except Exception:  # noqa: BLE001  a bug: say so with its traceback, never kill the loop
                 log.exception("race %s: advance failed", race_id)
 
