@@ -113,13 +113,14 @@ class ServeProcess:
             self.process.wait(20)
 
     def stop(self) -> int:
-        """SIGTERM (a clean stop) and the exit code."""
+        """SIGTERM (a clean stop) and the exit code. A server that has not stopped 40 s later (its own bounds
+        are 10 s for sockets and 5 s for queued updates) is killed, and the failure shows what it printed."""
         assert self.process is not None
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
         try:
-            return self.process.wait(20)
+            return self.process.wait(40)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-            raise
+            raise AssertionError(f"arena serve did not stop within 40 s of SIGTERM:\n{self.output()[-4000:]}") from None
