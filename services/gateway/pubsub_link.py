@@ -24,12 +24,13 @@ SUBSCRIBED, MESSAGE = "subscribed", "message"
 LEAN_FAILURES = (RedisConnectionError, RedisTimeoutError)  # the lean link could not carry it: redis-py does
 
 
-async def lean_replies(lean: LeanLink | None, address: tuple[str, int], commands: list[list]) -> list | None:
-    """The replies over the lean link, or None when there is none or it could not carry every one."""
+async def lean_replies(lean: LeanLink | None, node: object, commands: list[list]) -> list | None:
+    """The replies over the lean link to `node` (None: the one server), or None when there is no link or
+    it could not carry every one."""
     if lean is None:
         return None
     try:
-        replies = await lean.execute(address, commands)
+        replies = await lean.execute(lean.address_of(node), commands)
     except LEAN_FAILURES:
         return None
     return None if any(isinstance(reply, Exception) for reply in replies) else replies
@@ -112,15 +113,14 @@ class PubSubLink:
 
     async def listeners(self, channels: Sequence[str]) -> dict[str, int]:
         """Subscribers per channel, over every client of Redis (this process's own subscription included)."""
-        lean = await lean_replies(self.lean, self.lean and self.lean.address_of(None), [["PUBSUB", "NUMSUB", *channels]])
+        lean = await lean_replies(self.lean, None, [["PUBSUB", "NUMSUB", *channels]])
         if lean is not None:
             return counts_of(lean[0])
         return {name.decode(): count for name, count in await self.redis.pubsub_numsub(*channels)}
 
     async def publish(self, messages: Sequence[tuple[str, bytes]]) -> list[int]:
         """Publish each (channel, data) in one round trip; how many subscribers got each."""
-        lean = await lean_replies(self.lean, self.lean and self.lean.address_of(None),
-                                  [["PUBLISH", channel, data] for channel, data in messages])
+        lean = await lean_replies(self.lean, None, [["PUBLISH", channel, data] for channel, data in messages])
         if lean is not None:
             return lean
         pipe = self.redis.pipeline(transaction=False)

@@ -153,8 +153,8 @@ class ShardedPubSubLink:
         return {name: count for answer in answers for name, count in answer.items()}
 
     async def _count(self, node: ClusterNode, names: list[str]) -> dict[str, int]:
-        lean = self.lean and await lean_replies(self.lean, self.lean.address_of(node), [["PUBSUB", "SHARDNUMSUB", *names]])
-        if lean:
+        lean = await lean_replies(self.lean, node, [["PUBSUB", "SHARDNUMSUB", *names]])
+        if lean is not None:
             return counts_of(lean[0])
         return {name.decode(): count for name, count in await self.cluster.pubsub_shardnumsub(*names, target_nodes=node)}
 
@@ -166,7 +166,7 @@ class ShardedPubSubLink:
                 node = self.cluster.get_node_from_key(channel)
                 per_node.setdefault(node.name, (node, []))[1].append(index)
             replies = await asyncio.gather(*(
-                lean_replies(self.lean, self.lean.address_of(node), [["SPUBLISH", *messages[i]] for i in indexes])
+                lean_replies(self.lean, node, [["SPUBLISH", *messages[i]] for i in indexes])
                 for node, indexes in per_node.values()))
             if all(reply is not None for reply in replies):  # else all through redis-py (a copy is skipped)
                 counts = [0] * len(messages)

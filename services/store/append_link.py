@@ -44,7 +44,7 @@ async def run_scripts(
         try:
             answered = await link.execute(address, commands)
         except (RedisConnectionError, RedisTimeoutError):
-            return  # every call of this node is sent again (a late reply on the link is read and dropped)
+            return  # every call of this node is sent again (a connection that timed out was dropped)
         carried = False
         for index, reply in zip(indexes, answered):
             usable = not isinstance(reply, ResponseError) or isinstance(reply, NoScriptError)
