@@ -34,6 +34,21 @@ class Stuck(Exception):
     """No gateway let this player go on for GIVE_UP_S."""
 
 
+def run_over(stop: asyncio.Event, *sessions: Session) -> bool:
+    """Whether these players stop now: the run has ended and each has moved since its last interruption. One
+    interrupted near the end (a race set up again, a game found over on reopening) plays on until it moves
+    again, so the table can say of every interrupted player that it went on; one that cannot is Stuck."""
+    if not stop.is_set():
+        return False
+    waiting = [session for session in sessions if not session.journal.went_on(session.name)]
+    now = asyncio.get_running_loop().time()
+    for session in waiting:
+        session.stopped_at = session.stopped_at or now
+        if now - session.stopped_at > GIVE_UP_S:
+            raise Stuck(f"{session.name}: did not move again after its last interruption")
+    return not waiting
+
+
 class Session:
     """One player: a token, and the gateway it is on now (the next one when that one fails)."""
 
@@ -42,6 +57,7 @@ class Session:
         self.order = itertools.cycle(urls[home:] + urls[:home])
         self.url = next(self.order)
         self.token = ""
+        self.stopped_at = 0.0  # when the run ended while this player waited to move again (run_over)
 
     def failover(self, why: str = "") -> None:
         self.journal.interrupted(self.name, "reconnect", why)
@@ -146,7 +162,7 @@ def winnable_lines(count: int, start: int = 1) -> list[tuple[int, list[dict]]]:
 async def casual_player(session: Session, lines: list[tuple[int, list[dict]]], stop: asyncio.Event) -> None:
     await session.sign_in()
     for seed, line in itertools.cycle(lines):
-        if stop.is_set():
+        if run_over(stop, session):
             return
         game = await session.http("POST", "/api/games", json={"game": "wish", "variant": WISH_OPEN, "seed": seed})
         status = await session.play(game["id"], lambda view, version: line[version] if version < len(line) else None)
@@ -156,7 +172,7 @@ async def casual_player(session: Session, lines: list[tuple[int, list[dict]]], s
 
 async def daily_player(session: Session, stop: asyncio.Event) -> None:
     """A new guest each attempt (one attempt per player and challenge), first legal move every time."""
-    while not stop.is_set():
+    while not run_over(stop, session):
         await session.sign_in()
         cards = (await session.http("GET", "/api/dailies"))["today"]["challenges"]
         today = [card for card in cards if card["challenge"]["status"] == "open"]
@@ -183,7 +199,7 @@ async def race_pair(host: Session, stop: asyncio.Event) -> None:
     the rival joins by its code, both say ready; after the countdown each plays its own game of the race's deal
     (first legal move first), through faults like everyone else."""
     rival = Session(f"{host.name}-rival", host.urls, (host.home + 1) % len(host.urls), host.journal)
-    while not stop.is_set():
+    while not run_over(stop, host, rival):
         await host.sign_in()
         await rival.sign_in()
         try:

@@ -61,6 +61,11 @@ class Journal:
         self.interruptions.append((time.monotonic(), player, kind))
         self.causes.append((time.monotonic(), player, why or kind))
 
+    def went_on(self, player: str) -> bool:
+        """Whether the player has moved since its last interruption (or was never interrupted)."""
+        last = max((at for at, who, _ in self.interruptions if who == player), default=None)
+        return last is None or any(at > last for at in self.accepted.get(player, []))
+
 
 class ValidateProcess:
     """`arena validate` as a child process (output to a log file), killed with SIGKILL by the fault."""
