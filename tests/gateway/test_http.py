@@ -35,7 +35,7 @@ def test_an_unknown_page_gets_the_html_page_and_an_unknown_api_url_json(http):
     page = http.get("/old/bookmark")
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
     assert "not in the deck" in page.text
-    for url in ("/api/nothing", "/schema-viewer/nothing.js", "/ws/nothing"):
+    for url in ("/api/nothing", "/schema-viewer/nothing.js", "/ws/nothing", "/schema/nothing", "/schema/a/b"):
         answer = http.get(url)
         assert answer.status_code == 404 and answer.json()["code"] == "not_found", url
     assert http.post("/old/bookmark").json()["code"] in ("not_found", "method_not_allowed"), "only a GET is a page"
