@@ -13,9 +13,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from redis.exceptions import RedisClusterException, RedisError
-
-from ..store import StoreError
+from ..unavailable import UNAVAILABLE_ERRORS, Warnings
 from . import core
 from .core import RaceState
 from .store import RaceStore
@@ -25,8 +23,10 @@ log = logging.getLogger("arena.races")
 VERDICT_POLL_MS = 2_000
 POLL_S = 1.0
 RETRY_MS = 1_000  # a timer that met Redis away looks again this much later
-# Redis away or overloaded: a warning naming the cause, no traceback (the next look tries again).
-REDIS_UNAVAILABLE = (RedisError, RedisClusterException, StoreError)
+# Redis away or overloaded: a warning naming the cause, no traceback (the next look tries again), at most
+# one a second for all the timers of a process together (an outage meets every race's timer at once).
+REDIS_UNAVAILABLE = UNAVAILABLE_ERRORS
+warnings = Warnings(log)
 
 
 class RaceTimers:
@@ -62,7 +62,7 @@ class RaceTimers:
             except REDIS_UNAVAILABLE as exc:
                 # The due set brings it back, unless its entry went down with a master in a failover (the
                 # set is replicated after the answer): so this process tries again too, until Redis answers.
-                log.warning("race %s: redis unavailable for its timer, trying again: %s", race_id, exc)
+                warnings.warn("race timers (each tries again)", exc)
                 if self._poller is not None and race_id not in self._timers:
                     self._timer(race_id, self.clock() + RETRY_MS)
             except Exception:  # noqa: BLE001  a bug: say so with its traceback, never kill the loop
@@ -87,8 +87,8 @@ class RaceTimers:
             try:
                 for race_id in await self.store.due(self.clock()):
                     await self.advance(race_id)
-            except REDIS_UNAVAILABLE as exc:  # at most one line a tick; the next tick tries again
-                log.warning("races: redis unavailable for the due poll: %s", exc)
+            except REDIS_UNAVAILABLE as exc:  # the next tick tries again
+                warnings.warn("the races' due poll", exc)
             except Exception:  # noqa: BLE001  a bad race: say so with its traceback, try again next tick
                 log.exception("races: due poll failed")
             await asyncio.sleep(POLL_S)
