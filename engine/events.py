@@ -12,7 +12,7 @@ from typing import Union
 from msgspec import Struct
 
 
-class Event(Struct, frozen=True, tag_field="type"):
+class Event(Struct, frozen=True, gc=False, tag_field="type"):
     """Base of every engine event."""
 
 

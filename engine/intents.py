@@ -12,7 +12,7 @@ from typing import Union
 from msgspec import Struct
 
 
-class Intent(Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+class Intent(Struct, frozen=True, gc=False, tag_field="type", forbid_unknown_fields=True):
     """Base of every intent; the ``type`` tag names the kind of action."""
 
 

@@ -7,7 +7,7 @@ from msgspec import Struct
 from .cards import Card
 
 
-class Pile(Struct, frozen=True):
+class Pile(Struct, frozen=True, gc=False):
     """cards[0] is the bottom, cards[-1] the top (the playable end); cards[:down] are face down."""
 
     cards: tuple[Card, ...] = ()

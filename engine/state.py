@@ -1,4 +1,11 @@
-"""The state every game shares, and the player's view of it."""
+"""The state every game shares, and the player's view of it.
+
+The state, the boards, piles, views, intents and events are `gc=False` structs: frozen, built only from
+tuples, numbers, strings and other such structs, so they can never be part of a reference cycle, and the
+cycle collector need not track them. A server keeps a state and a view per live game and makes new ones
+at every move: tracked, they were most of the young objects every collection walks (in 1,000 games
+played in turn, half the collector's work and its pauses; docs/operations.md).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +20,7 @@ IN_PROGRESS, WON, LOST, ABANDONED = "in_progress", "won", "lost", "abandoned"
 FINISHED = frozenset({WON, ABANDONED})  # no further action of any kind; LOST may still undo
 
 
-class GameState(Struct, frozen=True):
+class GameState(Struct, frozen=True, gc=False):
     """A game in play. `board` and `variant` are the game's own structs.
 
     `history` holds the boards before each move of the current line, and only where undo is allowed
@@ -33,7 +40,7 @@ class GameState(Struct, frozen=True):
     practice_undo: bool = False
 
 
-class PileView(Struct, frozen=True):
+class PileView(Struct, frozen=True, gc=False):
     """A pile as the player sees it: how many cards lie face down, and the face-up cards in order."""
 
     id: str
@@ -42,7 +49,7 @@ class PileView(Struct, frozen=True):
     cards: tuple[Card, ...]
 
 
-class ActionView(Struct, frozen=True):
+class ActionView(Struct, frozen=True, gc=False):
     """A button's worth of truth: whether an argument-free action is accepted now, and if not why
     (the engine's own refusal, code and message), so a client greys it out with the reason and
     decides nothing itself."""
@@ -53,7 +60,7 @@ class ActionView(Struct, frozen=True):
     reason: str = ""
 
 
-class PlayerView(Struct, frozen=True):
+class PlayerView(Struct, frozen=True, gc=False):
     """Only what the player may see: never a face-down card, never the order of an undealt stock."""
 
     game: str

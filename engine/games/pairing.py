@@ -22,7 +22,7 @@ from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
 
 
-class PairsBoard(Struct, frozen=True):
+class PairsBoard(Struct, frozen=True, gc=False):
     piles: tuple[Pile, ...]
 
 

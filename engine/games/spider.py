@@ -37,7 +37,7 @@ class SpiderVariant(Struct, frozen=True, forbid_unknown_fields=True):
     suits: Annotated[Literal[1, 2, 4], Meta(title="Suits")] = 1
 
 
-class SpiderBoard(Struct, frozen=True):
+class SpiderBoard(Struct, frozen=True, gc=False):
     """`stock` is in dealing order: stock[:10] is the next deal, stock[0] goes onto t0.
 
     `cleared` holds the cleared runs one after another, each as it lay (King first, Ace last).

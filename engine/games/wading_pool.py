@@ -32,7 +32,7 @@ class WadingPoolVariant(Struct, frozen=True, forbid_unknown_fields=True):
     """No options: the game has a single form. Unknown fields are a bad_variant error."""
 
 
-class WadingPoolBoard(Struct, frozen=True):
+class WadingPoolBoard(Struct, frozen=True, gc=False):
     piles: tuple[Pile, ...]
 
 

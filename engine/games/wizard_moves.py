@@ -31,7 +31,7 @@ PILE_NAMES: dict[str, tuple[str, int]] = {
 }
 
 
-class WizardBoard(Struct, frozen=True):
+class WizardBoard(Struct, frozen=True, gc=False):
     """The whole table. `stock[-1]` is the next card drawn; `waste[-1]` is the one card that plays.
 
     The flags belong to the stock cycle: `cast_open` (the last draw showed Spells or Potions and
