@@ -30,6 +30,7 @@ positions (it skips moves); the complete pass in spider.py does that.
 from __future__ import annotations
 
 import heapq
+import zlib
 from typing import Callable, Generator, Hashable, NamedTuple
 
 from .spider_board import Node, apply_deal, apply_move
@@ -49,6 +50,8 @@ class Weights(NamedTuple):
     newest_first: bool  # among equal priorities, the latest generated first (else the oldest)
     macro: bool = False  # children: spider.py's macro-moves instead of this module's single moves
     cover: int = 0  # per movable run (face-up cards between breaks) lying over a face-down card
+    jitter: int = 0  # up to this much added to a position's priority, read off its key's CRC-32
+    salt: int = 0  # ... mixed with this, so settings that differ only here rank equals apart
 
 
 CLEAR = 1000  # per cleared run, whatever the setting
@@ -66,6 +69,11 @@ MACRO_BY_RANK_SHORT = BY_RANK._replace(step=2, macro=True)  # BY_RANK's worth, S
 # costs (a move to undo before the card turns): the newest of equals first, or the oldest.
 MACRO_COVER_SHORT = MACRO_SHORT._replace(cover=6, step=3)
 MACRO_COVER_OLDEST = MACRO_COVER_SHORT._replace(newest_first=False)
+# MACRO_COVER_SHORT with a little of its priority read off the key: positions of (nearly) equal
+# worth are taken in another order, so two of them search apart (like restarts) where
+# MACRO_COVER_SHORT twice would search the same positions.
+MACRO_COVER_JITTER = MACRO_COVER_SHORT._replace(jitter=12, salt=3)
+MACRO_COVER_JITTER_B = MACRO_COVER_SHORT._replace(jitter=6, salt=7)
 
 # Per number of suits in the deck, the settings that run beside the pruned depth-first pass of
 # spider.py: chosen on seeds 1 to 20 of each suit count (four suits: 1 to 40; docs/solvers.md
@@ -74,11 +82,14 @@ MACRO_COVER_OLDEST = MACRO_COVER_SHORT._replace(newest_first=False)
 # (82,000 at a price of 1). On one suit macro settings did worse than these two. On four suits,
 # each setting alone at 100,000 nodes: MACRO_SHORT won 15 of 40, MACRO_COVER_SHORT 27,
 # MACRO_COVER_OLDEST 32 (more in docs/solvers.md); the depth-first pass 2 of 20. So four suits run
-# the two cover settings and no depth-first pass (37 of 40 within 100,000 nodes each).
+# two cover settings and no depth-first pass: at first MACRO_COVER_OLDEST and MACRO_COVER_SHORT
+# (37 of 40 within 100,000 nodes each, 33 of 1001..1040); now two MACRO_COVER_SHORTs that break
+# ties apart, MACRO_COVER_JITTER and MACRO_COVER_JITTER_B (39 of 40, 33 of 1001..1040; alone 32 and
+# 29 of 1..40 where MACRO_COVER_SHORT won 27).
 PORTFOLIOS = {
     1: (DOWN_HEAVY, BASE),
     2: (MACRO_SHORT, MACRO_BY_RANK_SHORT),
-    4: (MACRO_COVER_OLDEST, MACRO_COVER_SHORT),
+    4: (MACRO_COVER_JITTER, MACRO_COVER_JITTER_B),
 }
 DEPTH_FIRST_BESIDE = {1, 2}  # suit counts where it takes turns beside the portfolio
 
@@ -162,6 +173,7 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
     column_worth = column_worth_of(w)
     step_w, stock_w = w.step, w.stock
     order = -1 if w.newest_first else 1
+    spread, salt = w.jitter + 1, w.salt  # CRC-32, not hash(): the same on every run and machine
     seen = {key(root)}
     parents: list[tuple[int, tuple]] = [(-1, ())]  # per generated position: (parent, steps)
     nodes_of: list[Node | None] = [root]
@@ -197,7 +209,8 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
             child_value = value + gain
             nodes_of.append(child)
             values.append(child_value)
-            heapq.heappush(heap, (-child_value, order * at, at))
+            bonus = zlib.crc32(child_key, salt) % spread if spread > 1 else 0  # keys are bytes
+            heapq.heappush(heap, (-child_value - bonus, order * at, at))
             if fresh >= quota:
                 quota = yield fresh, None
                 fresh = 0

@@ -56,8 +56,8 @@ def _not_lost_at_deal(game: str, variant: dict[str, Any], seed: int) -> bool:
 # solver cannot prove within this is stepped over, so the budget trades preparation time against proven
 # deals. Spider takes the solver's default (200,000 nodes, some 8 to 12 s of one core in the solver worker for a
 # deal it cannot prove): at 20,000 only about 3% of four-suit deals were proven (before the cover settings of
-# spider_best), so a four-suit daily fell back to "not lost at the deal" more often than not; at 200,000 about
-# four in five are (docs/solvers.md).
+# spider_best), so a four-suit daily fell back to "not lost at the deal" more often than not; at 200,000 some
+# six in seven are (52 of 60, docs/solvers.md).
 DAILY_BUDGETS: dict[str, int] = {"wizard": 20_000}
 
 SOLVER_CHECK = WinnabilityCheck(EXACT_SOLVER, True, _solved_winnable)
