@@ -74,6 +74,9 @@ MACRO_COVER_OLDEST = MACRO_COVER_SHORT._replace(newest_first=False)
 # MACRO_COVER_SHORT twice would search the same positions.
 MACRO_COVER_JITTER = MACRO_COVER_SHORT._replace(jitter=12, salt=3)
 MACRO_COVER_JITTER_B = MACRO_COVER_SHORT._replace(jitter=6, salt=7)
+# One suit: DOWN_HEAVY again, breaking near-ties by the key's CRC-32 as MACRO_COVER_JITTER does, so
+# it searches apart from the plain DOWN_HEAVY (which keeps its turns: their wins overlap in part).
+DOWN_HEAVY_JITTER = DOWN_HEAVY._replace(jitter=12, salt=3)
 
 # Per number of suits in the deck, the settings that run beside the pruned depth-first pass of
 # spider.py: chosen on seeds 1 to 20 of each suit count (four suits: 1 to 40; docs/solvers.md
@@ -87,7 +90,7 @@ MACRO_COVER_JITTER_B = MACRO_COVER_SHORT._replace(jitter=6, salt=7)
 # ties apart, MACRO_COVER_JITTER and MACRO_COVER_JITTER_B (39 of 40, 33 of 1001..1040; alone 32 and
 # 29 of 1..40 where MACRO_COVER_SHORT won 27).
 PORTFOLIOS = {
-    1: (DOWN_HEAVY, BASE),
+    1: (DOWN_HEAVY, BASE, DOWN_HEAVY_JITTER),
     2: (MACRO_SHORT, MACRO_BY_RANK_SHORT),
     4: (MACRO_COVER_JITTER, MACRO_COVER_JITTER_B),
 }
