@@ -85,10 +85,14 @@ MACRO_COVER_JITTER_B = MACRO_COVER_SHORT._replace(jitter=6, salt=7)
 # two cover settings and no depth-first pass: at first MACRO_COVER_OLDEST and MACRO_COVER_SHORT
 # (37 of 40 within 100,000 nodes each, 33 of 1001..1040); now two MACRO_COVER_SHORTs that break
 # ties apart, MACRO_COVER_JITTER and MACRO_COVER_JITTER_B (39 of 40, 33 of 1001..1040; alone 32 and
-# 29 of 1..40 where MACRO_COVER_SHORT won 27).
+# 29 of 1..40 where MACRO_COVER_SHORT won 27). Two suits: the four-suit cover settings won 12 and
+# 11 of the 13 deals MACRO_SHORT, MACRO_BY_RANK_SHORT and the depth-first pass left unknown on
+# 2001..2300, each alone within 70,000 nodes, but lost some MACRO_SHORT wins; so MACRO_SHORT and
+# both cover settings (MACRO_COVER_JITTER, MACRO_COVER_OLDEST) beside it: 299 of 300 where the
+# pair won 287 (docs/solvers.md).
 PORTFOLIOS = {
     1: (DOWN_HEAVY, BASE),
-    2: (MACRO_SHORT, MACRO_BY_RANK_SHORT),
+    2: (MACRO_SHORT, MACRO_COVER_JITTER, MACRO_COVER_OLDEST),
     4: (MACRO_COVER_JITTER, MACRO_COVER_JITTER_B),
 }
 DEPTH_FIRST_BESIDE = {1, 2}  # suit counts where it takes turns beside the portfolio
