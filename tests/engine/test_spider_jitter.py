@@ -9,33 +9,22 @@ import subprocess
 import sys
 
 import engine
-from engine.games.spider import RUNS_TO_WIN
 from engine.solver import solve_deal
-from engine.solver.spider import DEAL, SpiderSearch
-from engine.solver.spider_best import MACRO_COVER_JITTER, MACRO_COVER_JITTER_B, MACRO_COVER_SHORT, best_first, interleave
-from engine.solver.spider_board import code_of, make_node
+from engine.solver.spider import DEAL
+from engine.solver.spider_best import MACRO_COVER_JITTER, MACRO_COVER_JITTER_B, MACRO_COVER_SHORT
+from tests.support.spider_search import play_out, search_alone
 
 
 def _alone(seed: int, weights, budget: int):
     """One setting's best-first search alone on a four-suit deal: (won, steps, nodes)."""
-    board = engine.initial_state("spider", {"suits": 4}, seed).board
-    stock = [code_of(card) for card in board.stock]
-    deals = tuple(tuple(stock[i : i + 10]) for i in range(0, len(stock), 10))
-    root = make_node([tuple(code_of(card) for card in pile.cards) for pile in board.columns],
-                     [pile.down for pile in board.columns], 0, 0)
-    search = SpiderSearch(deals, RUNS_TO_WIN)
-    return interleave([best_first(root, deals, RUNS_TO_WIN, search.key, weights, search.expand_pruned)], budget)
+    return search_alone(4, seed, weights, budget, pruned=True)
 
 
 def _replays_to_a_win(seed: int, steps) -> bool:
-    state = engine.initial_state("spider", {"suits": 4}, seed)
-    for step in steps:
-        intent = engine.intents.DealIntent() if step == DEAL else engine.intents.MoveIntent(
-            engine.games.spider.COLUMN_NAMES[step[0]], engine.games.spider.COLUMN_NAMES[step[1]], step[2])
-        played = engine.play(intent, state)
-        assert not isinstance(played, engine.RuleError), (step, played)
-        state = played[0]
-    return state.status == engine.WON
+    intents = [engine.intents.DealIntent() if step == DEAL else engine.intents.MoveIntent(
+        engine.games.spider.COLUMN_NAMES[step[0]], engine.games.spider.COLUMN_NAMES[step[1]], step[2])
+        for step in steps]
+    return play_out({"suits": 4}, seed, intents).status == engine.WON
 
 
 def test_settings_that_differ_only_in_their_tie_breaking_search_apart_and_both_win():

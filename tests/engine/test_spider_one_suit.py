@@ -5,13 +5,9 @@ DOWN_HEAVY does not, the portfolio with them wins in a few thousand nodes, and t
 from __future__ import annotations
 
 import engine
-from engine.games.spider import RUNS_TO_WIN
 from engine.solver import solve_deal
-from engine.solver.spider import SpiderSearch
-from engine.solver.spider_best import (
-    BASE, DOWN_HEAVY, DOWN_HEAVY_JITTER, DOWN_HEAVY_JITTER_B, PORTFOLIOS, best_first, interleave,
-)
-from engine.solver.spider_board import code_of, make_node
+from engine.solver.spider_best import BASE, DOWN_HEAVY, DOWN_HEAVY_JITTER, DOWN_HEAVY_JITTER_B, PORTFOLIOS
+from tests.support.spider_search import play_out, search_alone
 
 # One-suit tuning deals (outside the evaluation seeds 101..1100), unknown at the default budget of
 # 200,000 nodes with the portfolio before the copies (DOWN_HEAVY, BASE), and the copy that wins
@@ -21,13 +17,7 @@ WON_BY_COPY = {2128: DOWN_HEAVY_JITTER, 2829: DOWN_HEAVY_JITTER_B}
 
 def _alone(seed: int, weights, budget: int):
     """One single-move setting's best-first search alone on a one-suit deal: (won, steps, nodes)."""
-    board = engine.initial_state("spider", {"suits": 1}, seed).board
-    stock = [code_of(card) for card in board.stock]
-    deals = tuple(tuple(stock[i : i + 10]) for i in range(0, len(stock), 10))
-    root = make_node([tuple(code_of(card) for card in pile.cards) for pile in board.columns],
-                     [pile.down for pile in board.columns], 0, 0)
-    search = SpiderSearch(deals, RUNS_TO_WIN)
-    return interleave([best_first(root, deals, RUNS_TO_WIN, search.key, weights)], budget)
+    return search_alone(1, seed, weights, budget)
 
 
 def test_one_suit_runs_the_tie_breaking_copies_beside_the_plain_settings():
@@ -47,9 +37,4 @@ def test_deals_unknown_before_are_won_and_their_lines_replay_to_a_win():
     for seed in WON_BY_COPY:
         verdict = solve_deal("spider", {"suits": 1}, seed, 20_000)
         assert verdict.result == "winnable" and verdict.nodes < 10_000
-        state = engine.initial_state("spider", {"suits": 1}, seed)
-        for intent in verdict.line:
-            played = engine.play(intent, state)
-            assert not isinstance(played, engine.RuleError), (intent, played)
-            state = played[0]
-        assert state.status == engine.WON
+        assert play_out({"suits": 1}, seed, verdict.line).status == engine.WON
