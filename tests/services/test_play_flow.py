@@ -180,11 +180,24 @@ async def test_play_again_is_refused_for_a_daily_before_its_reveal(service, cloc
 
 
 async def test_casual_deals_have_short_numbers_shown_at_once(service):
-    games = [await service.create_game(ALICE, "wish", None) for _ in range(5)]
-    for game in games:
-        seed = service.live.get(game.id).created.seed
-        assert 1 <= seed <= CASUAL_DEALS and game.deal_number == seed and game.seed is None
-        assert service.snapshot_of(service.live.get(game.id)).deal_number == seed
+    for _ in range(5):  # each new casual game abandons the one before: look at each as it is made
+        game = await service.create_game(ALICE, "wish", None)
+        live = service.live.get(game.id)
+        seed = live.created.seed
+        assert 1 <= seed <= CASUAL_DEALS and game.deal_number == seed
+        # The seed itself only once play has stopped: about one Wish deal in 200 is lost at the deal.
+        assert game.seed == (seed if live.state.status != engine.IN_PROGRESS else None)
+        assert service.snapshot_of(live).deal_number == seed
+
+
+async def test_a_casual_deal_lost_at_the_deal_shows_its_seed_at_once(service, monkeypatch):
+    from services.games import service as service_module
+
+    lost_at_the_deal = 992_917_510  # a Wish deal with no pair to take: over before any move
+    monkeypatch.setattr(service_module.secrets, "randbelow", lambda _: lost_at_the_deal - 1)
+    game = await service.create_game(ALICE, "wish", None)
+    assert service.live.get(game.id).state.status == engine.LOST
+    assert game.deal_number == lost_at_the_deal and game.seed == lost_at_the_deal
 
 
 class Ends:
