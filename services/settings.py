@@ -39,6 +39,10 @@ class Settings(Struct, frozen=True, kw_only=True):
     # The move path's Redis commands (appends, fan-out counts and publishes) over lean pipelined connections
     # (services/redis/lean_link.py), redis-py carrying what they cannot; False: everything through redis-py
     lean_redis: bool = True
+    # Batches of move appends in flight at once (group commit). Redis fsyncs once per pass of its event loop,
+    # covering every command it read in that pass: a batch sent while another is being fsynced is covered by
+    # the next fsync, while a batch held back until the first one's reply waits a whole extra fsync.
+    append_in_flight: int = 16
     bench_echo: bool = False  # add /ws/echo for bench/bench_gateway.py
     workers: int = 1  # `arena serve` processes sharing the port (SO_REUSEPORT), the fan-out between them on Redis
     reuse_port: bool = False  # set by `arena serve --workers` for its workers: bind the port with SO_REUSEPORT
@@ -127,6 +131,8 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             redis_pool_timeout=_at_least(0, float(env.get("ARENA_REDIS_POOL_TIMEOUT", defaults.redis_pool_timeout)),
                                          "ARENA_REDIS_POOL_TIMEOUT"),
             lean_redis=_flag(env.get("ARENA_LEAN_REDIS", "1")),
+            append_in_flight=_at_least(1, int(env.get("ARENA_APPEND_IN_FLIGHT", defaults.append_in_flight)),
+                                       "ARENA_APPEND_IN_FLIGHT"),
             bench_echo=_flag(env.get("ARENA_BENCH_ECHO", "")),
             workers=_at_least(1, int(env.get("ARENA_WORKERS", defaults.workers)), "ARENA_WORKERS"),
             reuse_port=_flag(env.get("ARENA_REUSE_PORT", "")),
