@@ -7,7 +7,8 @@ Phases, each run on every server of the run in turn (loopback only):
 4. idle memory: server RSS growth per idle game socket at 1k (and 5k unless --quick).
 Figures are printed with ratios (move path / echo ceiling of the same server); nothing is asserted about
 time. `--against REF` adds a server running commit REF's code, `--ws` one server per websocket
-implementation, `--workers N` this tree as N worker processes: every server meets the same neighbours'
+implementation, `--workers N` this tree as N worker processes, `--setting NAME=VALUE` this tree with one
+setting changed: every server meets the same neighbours'
 load phase by phase (with `--together` at the same moments), so their ratios compare. Players play named
 deals with seeded choices, so every server is given the same moves and the same new games.
 Goals (issues 6, 19): move path >= 0.5x echo at 100 active; p99 <= 15 ms at 1,000 connected; <= 30 KB/socket.
@@ -18,7 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import random
+import re
 import resource
 import sys
 import tempfile
@@ -28,6 +31,7 @@ from pathlib import Path
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 import psutil
+import uvloop
 from websockets.asyncio.client import connect
 
 from .gateway_players import Player, encode, start_players
@@ -90,6 +94,24 @@ def bucket_p99(before: dict[float, float], after: dict[float, float]) -> float:
     return next((bound for bound, count in counts if count >= 0.99 * total), float("nan")) if total else float("nan")
 
 
+def fsync_latency(folder: Path, writes: int = 100) -> str:
+    """This disk's fdatasync after a small append, like Redis's with `appendfsync always`: every move waits for
+    at least one (the one covering its batch) and up to two (one already running when its batch arrived). It
+    varies by tens of times on a shared virtual disk, so the bench prints it before and after the phases."""
+    times = []
+    fd = os.open(folder / "fsync-probe", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        for _ in range(writes):
+            os.write(fd, b"x" * 360)  # about one move's AOF bytes
+            started = time.perf_counter()
+            os.fdatasync(fd)
+            times.append(time.perf_counter() - started)
+    finally:
+        os.close(fd)
+        os.unlink(folder / "fsync-probe")
+    return f"this disk's fdatasync: p50 {percentile(times, 0.5) * 1e3:.2f} ms, p90 {percentile(times, 0.9) * 1e3:.2f} ms"
+
+
 def show(server: Server, what: str, clients: int, rate: float, unit: str, lat: list[float], cpu: float) -> None:
     print(f"   {server.label:22s} {what:18s} {clients:5d} clients: {rate:7.0f} {unit:6s} "
           f"p50 {percentile(lat, .5)*1e3:6.2f} ms  p99 {percentile(lat, .99)*1e3:6.2f} ms  "
@@ -123,16 +145,18 @@ async def echo_ceiling(server: Server, clients: int, seconds: float) -> tuple[fl
 
 async def players_moving(server: Server, players: list[Player], seconds: float, pause: float | None, what: str):
     async def loop(player, deadline, latencies, rng):
+        # Paced players move on a fixed schedule (a random offset spreads them over the pause), and none
+        # sleeps past the phase's end: a last sleep after the last move would stretch the phase by a pause
+        # and understate the rate (a third at 1 move/5 s over two pauses).
         count = 0
-        if pause:
-            await asyncio.sleep(rng.random() * pause)  # spread the clients over the second
-        while time.perf_counter() < deadline:
+        due = time.perf_counter() + (rng.random() * pause if pause else 0.0)
+        while due < deadline:
+            await asyncio.sleep(due - time.perf_counter())
             latency = await player.move(rng)
             if latency is not None:
                 latencies.append(latency)
                 count += 1
-            if pause:
-                await asyncio.sleep(pause)
+            due = due + pause if pause else time.perf_counter()
         return count
 
     async def work(deadline, latencies):
@@ -249,6 +273,9 @@ def main(argv: list[str]) -> int:
                         "(pip install granian first)")
     parser.add_argument("--workers", type=int, default=1, help="also measure this tree as `arena serve --workers N`"
                         " (CPU and memory summed over its processes)")
+    parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="also measure this tree with this environment variable set (repeatable: one server "
+                        "each), e.g. ARENA_APPEND_IN_FLIGHT=2")
     parser.add_argument("--connected", type=int, default=1000, help="players moving once a --pause (0: skip)")
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between a connected player's moves "
                         "(the issue's goals: 1,000 players at 1 s, 5,000 at 5 s)")
@@ -257,6 +284,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-memory", action="store_true", help="skip the idle memory phase")
     parser.add_argument("--profile", type=Path, help="folder: each server runs under pyinstrument, reports there")
     args = parser.parse_args(argv)
+    for setting in args.setting:
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]*=.*", setting):
+            parser.error(f"--setting wants NAME=VALUE like ARENA_APPEND_IN_FLIGHT=2, not {setting!r}")
     Player.game, Player.variant = args.game, GAMES[args.game]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets on both ends
@@ -273,12 +303,18 @@ def main(argv: list[str]) -> int:
             specs.append(("this granian", HERE, {"GRANIAN": "1"}))
         if args.workers > 1:  # this tree again, as N worker processes on one port
             specs.append((f"this x{args.workers}", HERE, {"ARENA_WORKERS": str(args.workers)}))
+        for setting in args.setting:  # this tree again, with one setting changed
+            name, _, value = setting.partition("=")
+            specs.append((f"this {name.removeprefix('ARENA_').lower()}={value}", HERE, {name: value}))
         if args.profile:
             args.profile.mkdir(parents=True, exist_ok=True)
         print(f"   game {args.game} {GAMES[args.game]}; servers: {', '.join(s[0] for s in specs)} "
               f"(one `arena serve` process each, uvicorn {impls[0] or _ws_impl()})", flush=True)
+        print(f"   (before the phases, {fsync_latency(Path(folder))})", flush=True)
         with servers(Path(folder), specs, args.profile) as all_servers:
-            asyncio.run(run(all_servers, args))
+            # The clients on uvloop, as the server: the bench's own loop costs the shared cores less.
+            uvloop.run(run(all_servers, args))
+        print(f"   (after the phases, {fsync_latency(Path(folder))})", flush=True)
     return 0
 
 

@@ -28,8 +28,11 @@ WIZARD = 0  # the Wizard card of a Solitaire Wizard suit
 RANK_NAMES = {0: "Wizard", 1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
-class Card(Struct, frozen=True, array_like=False):
-    """One physical card. `rank`: 0 Wizard, 1 Ace .. 13 King."""
+class Card(Struct, frozen=True, array_like=False, gc=False):
+    """One physical card. `rank`: 0 Wizard, 1 Ace .. 13 King.
+
+    `gc=False`: numbers and a string cannot make a cycle, and a tuple of cards can then be untracked by
+    the collector's first look at it (engine/state.py says why that matters)."""
 
     id: int
     rank: int

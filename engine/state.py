@@ -5,6 +5,11 @@ tuples, numbers, strings and other such structs, so they can never be part of a 
 cycle collector need not track them. A server keeps a state and a view per live game and makes new ones
 at every move: tracked, they were most of the young objects every collection walks (in 1,000 games
 played in turn, half the collector's work and its pauses; docs/operations.md).
+
+The cards are `gc=False` too (engine/cards.py), and that matters for the tuples: a tuple is tracked when
+made, and a collection untracks it only if nothing in it is of a type the collector could track. A
+tuple of cards of an ordinary struct type stayed tracked as long as its pile lived, so every pile of
+every live game was walked by every collection of its generation.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from ..redis.lean_link import LeanLink
 from ..redis.waiting_cluster import WaitingRedisCluster
 from ..sessions import Sessions
 from ..settings import Settings
+from ..young_collector import YoungCollector
 from .auth import current_claims, current_player
 from .catalog import CatalogController
 from .errors import ApiError, api_error_response, http_error_response, unavailable_response
@@ -121,9 +122,12 @@ class ArenaPlugin(InitPluginProtocol):
             register_limit_store(app, client)
             await self.fanout.start()
             running.start()
+            collector = YoungCollector(self.settings.gc_young_ms / 1000)
+            collector.start()
             try:
                 yield
             finally:
+                await collector.stop()
                 hints.close()
                 await running.stop()
                 forget_this_process()

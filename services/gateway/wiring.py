@@ -43,7 +43,7 @@ class ProcessServices:
         self.store = store
         self.validators = Validators(client, store, workers=settings.validators,
                                      review_floor_ms=settings.review_floor_ms)
-        self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store))
+        self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store, max_in_flight=settings.append_in_flight))
         secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
         self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games)
         self.retention = Retention(client, days=settings.retention_days, clock=store.clock)

@@ -22,3 +22,9 @@ def test_an_option_for_a_bench_before_the_separator_is_refused():
     done = run("gateway", "--against", "main")
     assert done.returncode == 2 and "unknown option(s): --against" in done.stdout and "==" not in done.stdout
     assert run("no-such-bench").returncode == 2
+
+
+def test_a_setting_that_is_not_name_equals_value_is_refused_before_any_server_starts():
+    done = run("gateway", "--", "--quick", "--setting", "append_in_flight")
+    assert done.returncode != 0 and "--setting wants NAME=VALUE" in done.stdout + done.stderr
+    assert "servers:" not in done.stdout

@@ -66,6 +66,22 @@ async def test_a_second_batch_leaves_while_the_first_is_in_flight_and_later_ones
         assert [e.type for e in await store.read(game)] == ["made"]  # stored, once
 
 
+async def test_by_default_a_batch_never_waits_for_an_earlier_one_to_be_answered(redis_client):
+    """Redis covers whatever it read during an fsync with the next one: a batch held back until an earlier
+    one's reply would wait a whole fsync more. Ten batches in flight at once, each sent as it came."""
+    store = GatedStore(redis_client)
+    appender = Appender(store)
+    games = [f"appender-{uuid.uuid4().hex[:12]}" for _ in range(10)]
+    waiting = []
+    for number, game in enumerate(games, start=1):
+        waiting.append(_append(appender, game))
+        await _until(lambda: store.in_flight == number)
+    assert store.sizes == [1] * 10
+    store.gate.set()
+    results = await asyncio.gather(*waiting)
+    assert [r.version for r in results] == [1] * 10
+
+
 async def test_a_stale_append_fails_alone_and_a_retried_move_id_is_answered(redis_client):
     store = EventStore(redis_client)
     appender = Appender(store, max_in_flight=2)

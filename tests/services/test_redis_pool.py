@@ -71,8 +71,11 @@ async def test_a_wait_past_the_pool_timeout_is_a_connection_error(url):
 
 
 def test_pool_settings_come_from_the_environment():
-    settings = settings_from_environment({"ARENA_REDIS_POOL_SIZE": "7", "ARENA_REDIS_POOL_TIMEOUT": "0.5"})
-    assert (settings.redis_pool_size, settings.redis_pool_timeout) == (7, 0.5)
-    for bad in ({"ARENA_REDIS_POOL_SIZE": "0"}, {"ARENA_REDIS_POOL_TIMEOUT": "-1"}, {"ARENA_REDIS_POOL_SIZE": "x"}):
+    settings = settings_from_environment({"ARENA_REDIS_POOL_SIZE": "7", "ARENA_REDIS_POOL_TIMEOUT": "0.5",
+                                          "ARENA_APPEND_IN_FLIGHT": "3"})
+    assert (settings.redis_pool_size, settings.redis_pool_timeout, settings.append_in_flight) == (7, 0.5, 3)
+    assert settings_from_environment({}).append_in_flight == 16
+    for bad in ({"ARENA_REDIS_POOL_SIZE": "0"}, {"ARENA_REDIS_POOL_TIMEOUT": "-1"}, {"ARENA_REDIS_POOL_SIZE": "x"},
+                {"ARENA_APPEND_IN_FLIGHT": "0"}):
         with pytest.raises(SystemExit):
             settings_from_environment(bad)
