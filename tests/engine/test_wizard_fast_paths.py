@@ -84,7 +84,7 @@ def test_the_incremental_bound_is_the_plain_one():
         assert answer == _plain(board)
         lost += answer
         total += 1
-    assert total > 700 and 50 < lost < total - 50
+    assert total == 820 and lost >= 100
 
 
 def test_run_length_reads_the_pairs_is_run_reads():
