@@ -80,11 +80,24 @@ def is_run(cards: tuple[Card, ...]) -> bool:
 
 
 def run_length(face_up: tuple[Card, ...]) -> int:
-    """How many cards at the top of these face-up cards form a run that moves as a unit (0 if none)."""
-    count = 1 if face_up else 0
-    while count < len(face_up) and is_run(face_up[-count - 1 : len(face_up) - count + 1]):
-        count += 1
-    return count
+    """How many cards at the top of these face-up cards form a run that moves as a unit (0 if none).
+    The pairs `is_run` checks, read in place (the solvers call this at every node): a card lies on
+    the next lower one when it is one rank lower and of another suit; a Wizard (rank 0) is never
+    in a run of two, and only a top card can be one (nothing is one rank lower)."""
+    count = len(face_up)
+    if count < 2:
+        return count
+    upper = face_up[-1]
+    if upper.rank == WIZARD:
+        return 1
+    index = count - 2
+    while index >= 0:
+        lower = face_up[index]
+        if upper.rank != lower.rank - 1 or upper.suit == lower.suit:
+            break
+        upper = lower
+        index -= 1
+    return count - 1 - index
 
 
 def can_play_somewhere(card: Card, board: WizardBoard) -> bool:

@@ -25,7 +25,8 @@ from ..state import IN_PROGRESS, WON, GameState
 from .search import UNKNOWN, UNWINNABLE, WINNABLE
 
 # Nodes a solve may visit when the caller names no budget, per search: a few seconds at most on one
-# core; enough for nearly every deal, except four-suit Spider (see docs/solvers.md for its share).
+# core; enough for nearly every deal, except four-suit Spider (see docs/solvers.md for its share). Spider
+# with one or two suits takes more (spider.BUDGETS_BY_SUITS: see default_budget).
 DEFAULT_BUDGETS = {"pairs": 1_000_000, "spider": 200_000, "wading-pool": 1_000_000, "wizard": 200_000}
 
 
@@ -43,13 +44,24 @@ def solvable_games() -> list[str]:
     return [rules.game_id for rules in all_rules() if rules.has_solver]
 
 
+def default_budget(state: GameState) -> int:
+    """The budget of a solve whose caller names none: DEFAULT_BUDGETS, or Spider's for the suit count
+    of its board (spider.BUDGETS_BY_SUITS; four suits keep DEFAULT_BUDGETS["spider"])."""
+    solver = rules_for(state.game).solver
+    if solver == "spider":
+        from .spider import BUDGETS_BY_SUITS, suits_of
+
+        return BUDGETS_BY_SUITS.get(suits_of(state.board), DEFAULT_BUDGETS[solver])
+    return DEFAULT_BUDGETS[solver]
+
+
 def solve(state: GameState, budget: int | None = None) -> Verdict | RuleError:
     """Solve from `state` (not only from the deal): the line is a hint for the rest of the game."""
     rules = rules_for(state.game)
     if isinstance(rules, RuleError) or not rules.has_solver or rules.solver not in _SOLVERS:
         return rule_error(NOT_SUPPORTED, f"no solver for {state.game}; solvable: {', '.join(solvable_games())}")
     if budget is None:
-        budget = DEFAULT_BUDGETS[rules.solver]
+        budget = default_budget(state)
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
         return rule_error("bad_budget", f"the budget is a number of search nodes, at least 1, not {budget!r}")
     if state.status == WON:
@@ -92,4 +104,4 @@ def _wizard(state: GameState, budget: int) -> tuple[str, tuple[AnyIntent, ...], 
 
 _SOLVERS = {"pairs": _pairs, "spider": _spider, "wading-pool": _wading_pool, "wizard": _wizard}
 
-__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "Verdict", "solvable_games", "solve", "solve_deal"]
+__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "Verdict", "default_budget", "solvable_games", "solve", "solve_deal"]

@@ -266,7 +266,7 @@ def interleave(searches: list[Search], budget: int, used: int = 0) -> tuple[bool
             try:
                 fresh, line = search.send(min(SLICE, budget - nodes))
             except StopIteration as stop:
-                nodes += stop.value
+                nodes += stop.value or 0  # None: it ran dry in an earlier call
                 searches.remove(search)
                 continue
             nodes += fresh

@@ -225,24 +225,32 @@ class WizardSearch:
 
 
 FIRST_PASS = 2_000  # nodes of the pruned depth-first pass: most deals with recycles to spare win in a few hundred
+# Tenths of the budget the pruned passes may use before the complete pass: half with unlimited
+# redeals; nine tenths with a limit, where the complete pass never proved a deal lost from the deal
+# (0 of 90 deals at 20,000 nodes, none of 1..3 with no redeal at 200,000) but the best-first
+# searches kept winning past half (tuning seeds 1001..1070, 1 redeal, 20,000 nodes: 27 won
+# against 21; docs/solvers.md).
+FINDER_TENTHS = {"unlimited": 5, "limited": 9}
 
 
 def solve_board(board: WizardBoard, variant: WizardVariant, budget: int) -> tuple[str, tuple[AnyIntent, ...], int]:
     """Three passes, each with what is left of the budget:
     1. the pruned depth-first pass (no card back from a foundation), up to FIRST_PASS nodes: it
        wins most deals in a few hundred;
-    2. best-first searches over the same moves (wizard_best), up to half the budget: they win
-       where the depth-first pass is stuck under one early choice;
+    2. best-first searches over the same moves (wizard_best), up to half the budget (nine tenths
+       with limited redeals, FINDER_TENTHS): they win where the depth-first pass is stuck under
+       one early choice;
     3. the complete depth-first pass, the only one that may answer unwinnable."""
     search = WizardSearch(variant, complete=False)
     steps, closed = search.close(board)
     root = (closed, False)
     found = depth_first(root, search.expand, search.key, search.won, min(budget, FIRST_PASS))
     used = found.nodes
-    if found.result == UNKNOWN and used < budget // 2:
-        portfolio = PORTFOLIOS["unlimited" if variant.redeals is None else "limited"]
-        searches = [best_first(root, search.expand, search.key, search.won, w) for w in portfolio]
-        won, line, used = interleave(searches, budget // 2, used)
+    kind = "unlimited" if variant.redeals is None else "limited"
+    finder_budget = budget * FINDER_TENTHS[kind] // 10
+    if found.result == UNKNOWN and used < finder_budget:
+        searches = [best_first(root, search.expand, search.key, search.won, w) for w in PORTFOLIOS[kind]]
+        won, line, used = interleave(searches, finder_budget, used)
         if won:
             found = SearchResult(WINNABLE, tuple(line), used)
     if found.result != WINNABLE and used < budget:

@@ -30,7 +30,7 @@ closed form: all of the smaller side, except one card whose only parent candidat
 
 from __future__ import annotations
 
-from ..cards import KING, WIZARD_SUITS
+from ..cards import KING, WIZARD_SUITS, wizard_deck
 from ..games.wizard_moves import WizardBoard
 
 PILES = 7
@@ -45,53 +45,99 @@ def matched(children: int, parents: int) -> int:
     return min(children.bit_count(), parents.bit_count())
 
 
+def _deficits() -> list[list[int]]:
+    """DEFICIT[children][taken]: how many of the children (a suit bitmask of one rank) must be bases
+    when the parents of the suits in `taken` (the rank above) are under the card leaving."""
+    return [[children.bit_count() - matched(children, _ALL & ~taken) for taken in range(_ALL + 1)]
+            for children in range(_ALL + 1)]
+
+
+DEFICIT = _deficits()
+POP = [suits.bit_count() for suits in range(_ALL + 1)]
+_RANK_SUIT = {card.id: (card.rank, _SUIT[card.suit]) for card in wizard_deck()}  # read once per card, not per call
+
+
 def lost_on_last_pass(board: WizardBoard) -> bool:
     """True when the waste can never be cleared (see the module): only for the last pass.
 
     The moments are taken from the top of the waste down, the blocked cards kept by rank as suit
     bitmasks. Only a moment whose leaving card is itself blocked can need more bases than the one
     before: otherwise that card was the lowest of its suit below, and its leaving only unblocks
-    cards and frees a parent."""
+    cards and frees a parent. The bases a moment needs are a sum over ranks (`need[r]`, read off
+    DEFICIT); a moment changes the children of one rank (or unblocks some of one suit) and the
+    parents taken of one rank, so only those terms are read again (this runs at every last-pass
+    node: a full sum per moment cost half the search's time)."""
     waste = board.waste
     if len(waste) < 2:
         return False
     holders = sum(1 for pile in board.tableau if pile.down or (pile.cards and pile.cards[0].rank != KING))
-    cards = [(card.rank, _SUIT[card.suit]) for card in waste]
+    cards = [_RANK_SUIT[card.id] for card in waste]
     lows = []  # lows[i]: the lowest rank of W[i]'s suit in W[0..i-1] (99: none)
     low = [99] * len(WIZARD_SUITS)
     taken = [0] * 15  # suits of each rank under the card leaving (W[0..i-1] at moment i)
     for rank, suit in cards:
         lows.append(low[suit])
-        low[suit] = min(low[suit], rank)
+        if rank < low[suit]:
+            low[suit] = rank
         taken[rank] |= 1 << suit
     children = [0] * 15  # blocked cards by rank (face up, and the waste above the card leaving)
     for pile in board.tableau:
         for card in pile.cards[pile.down :]:
-            if card.rank > low[_SUIT[card.suit]]:
-                children[card.rank] |= 1 << _SUIT[card.suit]
+            rank, suit = _RANK_SUIT[card.id]
+            if rank > low[suit]:
+                children[rank] |= 1 << suit
+    need = [0] * 15  # need[r]: bases the blocked cards of rank r (1..Queen) need
+    for r in range(1, KING):
+        need[r] = DEFICIT[children[r]][taken[r + 1]]
+    bases = sum(need)
+    first = True  # no blocked moment checked yet
     for i in range(len(cards) - 1, 0, -1):
         rank, suit = cards[i]
-        taken[rank] &= ~(1 << suit)
+        bit = 1 << suit
+        taken[rank] &= ~bit
+        if 2 <= rank:  # the parents of rank - 1 gained one suit
+            term = DEFICIT[children[rank - 1]][taken[rank]]
+            bases += term - need[rank - 1]
+            need[rank - 1] = term
         if rank < lows[i]:  # the lowest of its suit so far: its suit's cards up to the next lowest unblock
             for r in range(rank + 1, min(lows[i], KING) + 1):
-                children[r] &= ~(1 << suit)
+                if children[r] & bit:
+                    children[r] &= ~bit
+                    if r < KING:
+                        term = DEFICIT[children[r]][taken[r + 1]]
+                        bases += term - need[r]
+                        need[r] = term
             continue
-        children[rank] |= 1 << suit
-        if _too_many_bases(children, taken, holders):
+        children[rank] |= bit
+        if 1 <= rank < KING:
+            term = DEFICIT[children[rank]][taken[rank + 1]]
+            bases += term - need[rank]
+            need[rank] = term
+        if bases > holders or bases + POP[children[KING]] > PILES:
             return True
+        if first or POP[children[rank]] > holders:  # else its rank cannot fail the runs condition
+            if _too_many_runs(children, taken, holders, None if first else rank):
+                return True
+        first = False
     return False
 
 
-def _too_many_bases(children: list[int], taken: list[int], holders: int) -> bool:
-    bases = 0
-    for rank in range(1, KING):
-        if children[rank]:
-            bases += children[rank].bit_count() - matched(children[rank], _ALL & ~taken[rank + 1])
-    if bases > holders or bases + children[KING].bit_count() > PILES:
-        return True
+def _too_many_runs(children: list[int], taken: list[int], holders: int, only: int | None) -> bool:
+    """The runs condition for every rank from Queen down to Ace, or for rank `only`. Only the first
+    blocked moment needs every rank: from one moment to the next (down the waste) the parents taken
+    only go, so the runs that can pass a rank only grow, and only the leaving card's rank gains a
+    blocked card; a rank that did not fail at the moment before cannot fail now unless it is that
+    one (and a King is in no run above it)."""
+    if only is not None and only >= KING:
+        return False
     through = PILES  # runs that can pass every rank above: one card of each rank, none under the card leaving
     for rank in range(KING - 1, 0, -1):
-        through = min(through, PILES - taken[rank + 1].bit_count())
-        if children[rank].bit_count() > holders + through:
-            return True
+        free = PILES - POP[taken[rank + 1]]
+        if free < through:
+            through = free
+        if only is None or rank == only:
+            if POP[children[rank]] > holders + through:
+                return True
+            if rank == only:
+                return False
     return False

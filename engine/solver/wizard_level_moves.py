@@ -13,18 +13,26 @@ from typing import Callable, Iterator
 
 from ..cards import KING, WIZARD
 from ..events import CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled
-from ..games.wizard_moves import FOUNDATION_NAMES, WizardBoard, fits_foundation
+from ..games.wizard_moves import FOUNDATION_NAMES, WizardBoard
 from ..intents import CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
 from .wizard_levels import Levels, Shift, _locate, _run_move, run_start
 
 Make = Callable[[WizardBoard], tuple]
 
 
-def _slot(card, board: WizardBoard) -> str | None:
+def _slots(board: WizardBoard) -> Callable:
+    """The foundation slot a card goes to (or None), the same as trying `fits_foundation` on each
+    slot in turn, read off one table per board: each suit has at most one slot (its Wizard's), and a
+    Wizard takes the first empty one."""
+    wanted: dict[tuple[str, int], str] = {}
+    first_empty = None
     for index, slot in enumerate(board.foundations):
-        if fits_foundation(card, slot):
-            return FOUNDATION_NAMES[index]
-    return None
+        top = slot.top
+        if top is not None:
+            wanted[top.suit, top.rank + 1] = FOUNDATION_NAMES[index]
+        elif first_empty is None:
+            first_empty = FOUNDATION_NAMES[index]
+    return lambda card: first_empty if card.rank == WIZARD else wanted.get((card.suit, card.rank))
 
 
 def _single(src: str, dst: str, card) -> tuple:
@@ -44,13 +52,14 @@ def _onto(levels: Levels, card, empty: int | None):
 def level_moves(board: WizardBoard, after_cycle: bool, complete: bool, redeals: int | None
                 ) -> Iterator[tuple[int, list[Shift], Make]]:
     levels = Levels(board)
+    home_of = _slots(board)
     tableau = board.tableau
     empty = next((i for i, pile in enumerate(tableau) if not pile.cards), None)
     if not after_cycle:  # table moves (see CYCLE_STEPS in wizard.py)
         for s, pile in enumerate(tableau):
             start = run_start(pile)
             for card in pile.cards[start:]:  # run cards home, freed first if they must be
-                dst = _slot(card, board)
+                dst = home_of(card)
                 if dst is None:
                     continue
                 plan = levels.free_plan(card) if card.rank > 1 else []
@@ -66,7 +75,7 @@ def level_moves(board: WizardBoard, after_cycle: bool, complete: bool, redeals: 
                     yield 1, plan, lambda b, base=base, dst=dst: _run_move(b, base, dst(b))
     if board.waste:
         card = board.waste[-1]
-        dst = _slot(card, board)
+        dst = home_of(card)
         if dst is not None:
             yield 2, [], lambda b, card=card, dst=dst: _single("waste", dst, card)
         where = _onto(levels, card, empty)
@@ -75,7 +84,7 @@ def level_moves(board: WizardBoard, after_cycle: bool, complete: bool, redeals: 
             yield 3, plan, lambda b, card=card, dst=dst: _single("waste", dst(b), card)
     if board.luck_open:
         for card in reversed(board.stock):
-            dst = _slot(card, board)
+            dst = home_of(card)
             if dst is not None:
                 yield 4, [], lambda b, card=card, dst=dst: (LuckIntent(card.id, dst), LuckPicked(card=card.id, dst=dst))
             where = _onto(levels, card, empty)

@@ -131,6 +131,17 @@ def test_every_catalogue_entry_has_a_solver_check_and_a_proven_pick():
         assert replays_to_a_win(daily.game, daily.variant, pick.seed, line)
 
 
+def test_spider_deals_are_picked_within_200_000_nodes_below_the_one_and_two_suit_default():
+    # One and two suits' solver default rose to 1,000,000 nodes (engine.solver.default_budget); the
+    # pickers kept 200,000, so a deal that needs more costs no minute of solving, and the same secret
+    # picks the same deals as before.
+    from engine.solver import default_budget
+
+    assert DAILY_BUDGETS["spider"] == 200_000
+    for suits in (1, 2):
+        assert default_budget(initial_state("spider", {"suits": suits}, 1)) == 1_000_000
+
+
 def test_a_registered_solver_replaces_the_fallback():
     from services.tournaments import winnable
 

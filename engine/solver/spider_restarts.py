@@ -1,0 +1,69 @@
+"""Spider's first pass past its first 200,000 nodes: short restarts beside the portfolio.
+
+A best-first search that breaks near-ties by its key's CRC-32 (a `jitter` setting of spider_best)
+wins a deal within a few thousand nodes or, most often, not at all: which salt wins is a lottery,
+and a deal that no setting of the portfolio wins within 200,000 nodes is often won by some other
+salt within 10,000. So once the portfolio has had its first FIRST_ROUND nodes, one more search
+takes its turns beside the others: a series of restarts of one jittered setting, RESTART_NODES
+each, every restart with the next salt and a table of its own (the one before is dropped).
+
+A budget up to FIRST_ROUND searches exactly as before (the restarts have not begun), so hints,
+reviews and the deal pickers, which name smaller budgets, are unchanged, and so is every deal the
+portfolio wins within FIRST_ROUND nodes. Four suits have no restarts (their goal is a time, and
+their portfolio is two jittered settings already).
+
+Every restart searches the same moves from the same root, only in another order, so they all
+reach the same positions when they run dry: the first that runs dry has shown that no restart can
+win, and the series ends (the complete pass of spider.py may then still answer).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Hashable
+
+from .spider_board import Node
+from .spider_best import DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, Search, Weights, best_first
+
+FIRST_ROUND = 200_000  # nodes of the portfolio alone (counted with the pass's first node)
+RESTART_NODES = 10_000  # per restart
+FIRST_SALT = 11  # the next salts in turn; 3 and 7 are the portfolio's own copies'
+
+# The setting restarted, per suit count: the jittered copy of each portfolio's best single setting.
+RESTARTED = {1: DOWN_HEAVY_JITTER, 2: MACRO_COVER_JITTER}
+
+
+def restarted_for(suits: int) -> Weights | None:
+    return RESTARTED.get(suits)
+
+
+def restarts(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable], w: Weights,
+             expand: Callable | None = None) -> Search:
+    """A spider_best.interleave search (a primed coroutine, the same protocol as best_first) that
+    runs `w` with salts FIRST_SALT, FIRST_SALT + 1, ... for RESTART_NODES nodes each."""
+    search = _restarts(root, deals, runs_to_win, key, w, expand)
+    next(search)
+    return search
+
+
+def _restarts(root, deals, runs_to_win, key, w, expand) -> Search:
+    quota = yield 0, None
+    salt = FIRST_SALT
+    search: Search | None = None
+    left = 0  # nodes left to the restart under way
+    while True:
+        done = 0  # nodes of this turn, over one restart or the end of one and the start of the next
+        while done < quota:
+            if not left:
+                search = best_first(root, deals, runs_to_win, key, w._replace(salt=salt), expand)
+                salt += 1
+                left = RESTART_NODES
+            try:
+                fresh, line = search.send(min(quota - done, left))
+            except StopIteration as stop:  # ran dry: so would every other salt
+                return done + stop.value
+            done += fresh
+            left -= fresh
+            if line is not None:
+                yield done, line
+                return 0
+        quota = yield done, None
