@@ -10,21 +10,15 @@ from engine.games.spider import COLUMN_NAMES, RUNS_TO_WIN
 from engine.intents import DealIntent, MoveIntent
 from engine.solver import default_budget, solve_deal
 from engine.solver import spider, spider_restarts
-from engine.solver.spider import DEAL, SpiderSearch
+from engine.solver.spider import DEAL
 from engine.solver.spider_best import DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, interleave
-from engine.solver.spider_board import code_of, make_node
 from engine.solver.spider_restarts import FIRST_SALT, RESTART_NODES, restarted_for, restarts
-from tests.support.spider_search import play_out, search_alone
+from tests.support.spider_search import deal_root, play_out, search_alone
 
 
 def _restarts_alone(suits: int, seed: int, budget: int):
     """The suit count's series of restarts alone on a deal: (won, steps, nodes) as interleave answers."""
-    board = engine.initial_state("spider", {"suits": suits}, seed).board
-    stock = [code_of(card) for card in board.stock]
-    deals = tuple(tuple(stock[i : i + 10]) for i in range(0, len(stock), 10))
-    root = make_node([tuple(code_of(card) for card in pile.cards) for pile in board.columns],
-                     [pile.down for pile in board.columns], 0, 0)
-    search = SpiderSearch(deals, RUNS_TO_WIN)
+    root, deals, search = deal_root(suits, seed)
     w = restarted_for(suits)
     return interleave([restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)],
                       budget)
