@@ -42,7 +42,7 @@ DEAL = "deal"
 # restarts (spider_restarts). On the tuning deals the portfolio left unknown at 200,000 nodes (one
 # suit: 4 of 2001..3000; two suits: 6 of 2001..2300 and 3001..3400) the portfolio alone won 3 and 4
 # within 2,000,000 nodes, with the restarts all 10 within 782,000 (docs/solvers.md). A deal won
-# within 200,000 nodes is searched exactly as before; a deal that stays unknown costs some 40 to 60 s.
+# within 200,000 nodes is searched exactly as before; a deal that stays unknown costs some 40 to 80 s of CPU.
 BUDGETS_BY_SUITS = {1: 1_000_000, 2: 1_000_000}
 
 
