@@ -140,10 +140,15 @@ class GameService(Showing):
     async def _abandon_unfinished(self, player_id: str) -> None:
         """A new casual or practice game abandons the player's unfinished casual or practice games;
         daily attempts and race games are never abandoned by other games."""
-        latest = await self.redis.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)
-        for raw in latest:
-            game_id = _text(raw)
-            kind, status = await self.redis.hmget(meta_key(game_id), ["kind", "status"])
+        latest = [_text(raw) for raw in await self.redis.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)]
+        if not latest:
+            return
+        # One round trip for all their meta hashes (each in its game's slot: no transaction), not one each:
+        # a player with a history would otherwise wait for twenty before every new game.
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in latest:
+            pipe.hmget(meta_key(game_id), ["kind", "status"])
+        for game_id, (kind, status) in zip(latest, await pipe.execute()):
             if status is None or _text(status) != IN_PROGRESS or _text(kind or CASUAL) not in CASUAL_KINDS:
                 continue
             live = await self.refresh(game_id)  # fresh: another process may have moved it since

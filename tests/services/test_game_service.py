@@ -170,6 +170,54 @@ async def test_new_game_abandons_the_unfinished_one_and_lists_newest_first(servi
     assert listed[1].status == "abandoned" and listed[0].status == "in_progress"
 
 
+class RoundTrips:
+    """The service's Redis client, counting its round trips: each command awaited alone, each pipeline run."""
+
+    def __init__(self, client) -> None:
+        self.client, self.count = client, 0
+
+    def __getattr__(self, name):
+        found = getattr(self.client, name)
+        if name == "pipeline":
+            return lambda *args, **kwargs: _CountedPipeline(self, found(*args, **kwargs))
+        if not callable(found):
+            return found
+
+        async def counted(*args, **kwargs):
+            self.count += 1
+            return await found(*args, **kwargs)
+
+        return counted
+
+
+class _CountedPipeline:
+    def __init__(self, trips: RoundTrips, pipe) -> None:
+        self.trips, self.pipe = trips, pipe
+
+    def __getattr__(self, name):
+        return getattr(self.pipe, name)
+
+    async def execute(self, *args, **kwargs):
+        self.trips.count += 1
+        return await self.pipe.execute(*args, **kwargs)
+
+
+async def test_a_new_game_reads_the_players_history_in_one_round_trip(redis, clock):
+    """The check for an unfinished casual game to abandon reads the meta of the player's recent games
+    together: a new game costs as many round trips after three finished games as after fifteen."""
+    trips = RoundTrips(redis)
+    service = GameService(EventStore(redis, clock=clock), trips)
+    player, costs = "g_history", {}
+    for made in range(1, 17):
+        clock.now += 1
+        before = trips.count
+        game = await new_wish(service, seed=100 + made, player=player)
+        costs[made] = trips.count - before
+        await service.submit(player, game.id, f"resign-{made}", 0, it.ResignIntent())  # finished: nothing to abandon
+    assert costs[4] == costs[16], costs
+    assert {s.status for s in await service.list_games(player)} == {"abandoned"}
+
+
 async def test_unknown_or_malformed_game_id(service):
     assert await service.summary("0123456789abcdef") is None
     assert await service.summary("{bad}") is None
@@ -188,6 +236,10 @@ async def test_service_on_a_redis_cluster(redis_cluster):
         cold = GameService(EventStore(client), client)
         assert (await cold.summary(game.id)).version == 1
         assert [s.id for s in await cold.list_games("g_cluster")] == [game.id]
+        # A second game reads the first's meta (another slot) in one pipeline, and abandons it.
+        second = await new_wish(cold, seed=8, player="g_cluster")
+        assert [s.status for s in await cold.list_games("g_cluster")] == ["in_progress", "abandoned"]
+        assert (await service.summary(second.id)).status == "in_progress"
     finally:
         await client.aclose()
 
