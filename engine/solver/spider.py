@@ -281,8 +281,7 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
     else:  # the portfolio alone for FIRST_ROUND nodes, then restarts take turns beside it
         won, steps, nodes = interleave(first, min(budget, FIRST_ROUND), 1)
         if won is None and budget > nodes:
-            # One series per setting, listed `turns` times in a row: so many turns per round (once it
-            # runs dry, interleave drops each listing in turn, a finished coroutine counting 0 nodes).
+            # A series per setting, listed `turns` times: its turns in a row (interleave drops each listing once dry).
             for w in restarted:
                 series = restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
                 first += [series] * turns_of(suits)
