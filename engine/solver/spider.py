@@ -15,8 +15,9 @@ Two passes, both counted in one budget of search nodes:
    - best-first searches (spider_best), one per weighting of the deck's suit count, over single
      moves or over the macro-moves above, which win where the depth-first search is stuck under
      an early mistake;
-   - past the first 200,000 nodes, one and two suits only: short restarts of one jittered
-     setting, each breaking near-ties its own way (spider_restarts), beside the searches above.
+   - past the first 200,000 nodes, one and two suits only: short restarts of two jittered
+     settings, a series each, every restart breaking near-ties its own way (spider_restarts),
+     beside the searches above.
 2. If every pass-1 search runs out of moves without a win (that proves nothing, since they
    skipped moves), a complete depth-first pass over every legal move with what is left of the
    budget. Only this pass may answer unwinnable. Its only reductions are exact: once the stock
@@ -30,7 +31,7 @@ from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from .search import UNKNOWN, WINNABLE, depth_first
 from .spider_best import Search, best_first, depth_first_beside, interleave, portfolio_for
-from .spider_restarts import FIRST_ROUND, restarted_for, restarts
+from .spider_restarts import FIRST_ROUND, restarted_for, restarts, turns_of
 from .spider_board import (
     Node, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
 )
@@ -43,6 +44,7 @@ DEAL = "deal"
 # suit: 4 of 2001..3000; two suits: 6 of 2001..2300 and 3001..3400) the portfolio alone won 3 and 4
 # within 2,000,000 nodes, with the restarts all 10 within 782,000 (docs/solvers.md). A deal won
 # within 200,000 nodes is searched exactly as before; a deal that stays unknown costs some 40 to 80 s of CPU.
+# A second series of restarts (spider_restarts.RESTARTED) won the fresh deals that stayed unknown.
 BUDGETS_BY_SUITS = {1: 1_000_000, 2: 1_000_000}
 
 
@@ -274,13 +276,15 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
     first += [best_first(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
               for w in portfolio_for(suits)]
     restarted = restarted_for(suits)
-    if restarted is None:  # four suits: the portfolio alone, to the end of the budget
+    if not restarted:  # four suits: the portfolio alone, to the end of the budget
         won, steps, nodes = interleave(first, budget, 1)
     else:  # the portfolio alone for FIRST_ROUND nodes, then restarts take turns beside it
         won, steps, nodes = interleave(first, min(budget, FIRST_ROUND), 1)
         if won is None and budget > nodes:
-            expand = search.expand_pruned if restarted.macro else None
-            first.append(restarts(root, deals, RUNS_TO_WIN, search.key, restarted, expand))
+            # A series per setting, listed `turns` times: its turns in a row (interleave drops each listing once dry).
+            for w in restarted:
+                series = restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
+                first += [series] * turns_of(suits)
             won, steps, nodes = interleave(first, budget, nodes)
     if won is False:  # every pass-1 search ran dry: only the complete pass can tell
         found = depth_first(root, search.expand_complete, search.key, search.won, max(budget - nodes, 1))

@@ -3,9 +3,12 @@
 A best-first search that breaks near-ties by its key's CRC-32 (a `jitter` setting of spider_best)
 wins a deal within a few thousand nodes or, most often, not at all: which salt wins is a lottery,
 and a deal that no setting of the portfolio wins within 200,000 nodes is often won by some other
-salt within 10,000. So once the portfolio has had its first FIRST_ROUND nodes, one more search
-takes its turns beside the others: a series of restarts of one jittered setting, RESTART_NODES
-each, every restart with the next salt and a table of its own (the one before is dropped).
+salt within 10,000. So once the portfolio has had its first FIRST_ROUND nodes, a few more searches
+take their turns beside the others: series of restarts, one per setting of RESTARTED, RESTART_NODES
+each, every restart with the next salt and a table of its own (the one before is dropped). Which
+setting wins a stubborn deal varies as much as which salt does (on two suits 3627 and 3792, fresh
+tuning deals, MACRO_COVER_JITTER won with none of 30 salts where MACRO_SHORT with jitter won 1 and
+15 of 30), so each suit count restarts two settings of its portfolio, not one.
 
 A budget up to FIRST_ROUND searches exactly as before (the restarts have not begun), so hints,
 reviews and the deal pickers, which name smaller budgets, are unchanged, and so is every deal the
@@ -22,18 +25,33 @@ from __future__ import annotations
 from typing import Callable, Hashable
 
 from .spider_board import Node
-from .spider_best import DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, Search, Weights, best_first
+from .spider_best import (
+    BASE, DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, MACRO_SHORT, Search, Weights, best_first,
+)
 
 FIRST_ROUND = 200_000  # nodes of the portfolio alone (counted with the pass's first node)
 RESTART_NODES = 10_000  # per restart
 FIRST_SALT = 11  # the next salts in turn; 3 and 7 are the portfolio's own copies'
 
-# The setting restarted, per suit count: the jittered copy of each portfolio's best single setting.
-RESTARTED = {1: DOWN_HEAVY_JITTER, 2: MACRO_COVER_JITTER}
+# The settings restarted, per suit count, one series each (salts FIRST_SALT, ... in each): first the
+# jittered copy of the portfolio's best single setting, then a jittered copy of another of its
+# settings (the restart replaces the salt). Chosen on fresh tuning deals, docs/solvers.md.
+BASE_JITTER = BASE._replace(jitter=12)
+MACRO_SHORT_JITTER = MACRO_SHORT._replace(jitter=12)
+RESTARTED = {1: (DOWN_HEAVY_JITTER, BASE_JITTER), 2: (MACRO_COVER_JITTER, MACRO_SHORT_JITTER)}
+# Turns in a row per round of each series (the portfolio's searches have one each): on one suit two,
+# so the two series search 4 of every 9 turns past FIRST_ROUND (one each: 2 of 7); on the one-suit
+# tuning deals that won the slowest (2532) in 635,448 nodes where one turn each took 878,448.
+TURNS = {1: 2, 2: 1}
 
 
-def restarted_for(suits: int) -> Weights | None:
-    return RESTARTED.get(suits)
+def restarted_for(suits: int) -> tuple[Weights, ...]:
+    """The settings restarted for a deck of `suits` suits, one series each (none: no restarts)."""
+    return RESTARTED.get(suits, ())
+
+
+def turns_of(suits: int) -> int:
+    return TURNS.get(suits, 1)
 
 
 def restarts(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable], w: Weights,

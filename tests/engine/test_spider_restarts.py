@@ -1,7 +1,8 @@
 """Short restarts past the portfolio's first round (engine/solver/spider_restarts.py), and the
 default budgets of one and two suits: a restart is its setting with the next salt, searched alone;
 a budget up to the first round searches as before; deals the portfolio left unknown at 200,000
-nodes are won by the restarts beside it, and their lines replay to a win in the engine."""
+nodes are won by the restarts beside it, a second series wins deals the first does not, each in
+its turns, and their lines replay to a win in the engine."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ from engine.intents import DealIntent, MoveIntent
 from engine.solver import default_budget, solve_deal
 from engine.solver import spider, spider_restarts
 from engine.solver.spider import DEAL
-from engine.solver.spider_best import DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, interleave
-from engine.solver.spider_restarts import FIRST_SALT, RESTART_NODES, restarted_for, restarts
+from engine.solver.spider_best import BASE, DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, MACRO_SHORT, interleave
+from engine.solver.spider_restarts import (
+    BASE_JITTER, FIRST_SALT, MACRO_SHORT_JITTER, RESTART_NODES, restarted_for, restarts, turns_of,
+)
 from tests.support.spider_search import deal_root, play_out, search_alone
 
 
-def _restarts_alone(suits: int, seed: int, budget: int):
-    """The suit count's series of restarts alone on a deal: (won, steps, nodes) as interleave answers."""
+def _restarts_alone(suits: int, seed: int, budget: int, w=None):
+    """A series of restarts of `w` (the suit count's first restarted setting unless named) alone on a
+    deal: (won, steps, nodes) as interleave answers."""
     root, deals, search = deal_root(suits, seed)
-    w = restarted_for(suits)
+    w = w or restarted_for(suits)[0]
     return interleave([restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)],
                       budget)
 
@@ -29,9 +33,12 @@ def _intents(steps):
             for step in steps]
 
 
-def test_one_and_two_suits_restart_their_jittered_setting_and_four_suits_do_not():
-    assert restarted_for(1) == DOWN_HEAVY_JITTER and restarted_for(2) == MACRO_COVER_JITTER
-    assert restarted_for(4) is None
+def test_one_and_two_suits_restart_two_jittered_settings_and_four_suits_none():
+    assert restarted_for(1) == (DOWN_HEAVY_JITTER, BASE_JITTER)
+    assert restarted_for(2) == (MACRO_COVER_JITTER, MACRO_SHORT_JITTER)
+    assert restarted_for(4) == ()
+    assert BASE_JITTER == BASE._replace(jitter=12) and MACRO_SHORT_JITTER == MACRO_SHORT._replace(jitter=12)
+    assert (turns_of(1), turns_of(2)) == (2, 1)
     assert FIRST_SALT not in (DOWN_HEAVY_JITTER.salt, MACRO_COVER_JITTER.salt)
 
 
@@ -49,19 +56,20 @@ def test_a_restart_is_its_setting_with_the_next_salt_searched_alone():
 def test_a_budget_up_to_the_first_round_searches_as_before(monkeypatch):
     # Deal 107 (one suit) is won in 10,189 nodes by the portfolio: the same verdict with no restarts at all.
     now = solve_deal("spider", {"suits": 1}, 107, 20_000)
-    monkeypatch.setitem(spider_restarts.RESTARTED, 1, None)
+    monkeypatch.setitem(spider_restarts.RESTARTED, 1, ())
     assert solve_deal("spider", {"suits": 1}, 107, 20_000) == now and now.nodes == 10_189
 
 
 def test_restarts_beside_the_portfolio_win_a_deal_it_left_unknown(monkeypatch):
     # Tuning deal 3144 (two suits) was unknown even at 2,000,000 nodes before the restarts; the
     # first restart (salt 11) wins it alone in 9,799 nodes. With the first round cut to 2,000 nodes
-    # (200,000 in the solver: some ten seconds here) the restarts take every fifth turn after it:
-    # they win in their 20th turn, after 20 turns of 500 nodes of each of the other four searches.
+    # (200,000 in the solver: some ten seconds here) the two series take two of every six turns after
+    # it: the first wins in its 20th turn, after 20 turns of 500 nodes of each of the four searches
+    # before it and 19 of the second series (MACRO_SHORT_JITTER), which comes after it.
     monkeypatch.setattr(spider, "FIRST_ROUND", 2_000)
     assert _restarts_alone(2, 3144, 20_000)[2] == 9_799
     verdict = solve_deal("spider", {"suits": 2}, 3144, 100_000)
-    assert verdict.winnable and verdict.nodes == 2_000 + 4 * 20 * 500 + 9_799
+    assert verdict.winnable and verdict.nodes == 2_000 + (4 * 20 + 19) * 500 + 9_799
     assert play_out({"suits": 2}, 3144, verdict.line).status == engine.WON
 
 
@@ -69,3 +77,29 @@ def test_one_and_two_suits_default_to_a_million_nodes_and_four_suits_to_200_000(
     budgets = {suits: default_budget(engine.initial_state("spider", {"suits": suits}, 1)) for suits in (1, 2, 4)}
     assert budgets == {1: 1_000_000, 2: 1_000_000, 4: 200_000}
     assert spider_restarts.FIRST_ROUND == 200_000
+
+
+def test_a_second_series_wins_deals_the_first_does_not():
+    # Fresh tuning deals unknown at 1,000,000 nodes with one series: two suits 3792, where
+    # MACRO_COVER_JITTER won with none of salts 11..40 and MACRO_SHORT with jitter won with 15 of
+    # them (the first, salt 14, in 1,110 nodes); one suit 5069, where BASE with jitter wins with
+    # salt 15 (its fifth restart) in 7,052 nodes and DOWN_HEAVY_JITTER first with salt 30.
+    for suits, seed, first, second, nodes in ((2, 3792, MACRO_COVER_JITTER, MACRO_SHORT_JITTER, 31_110),
+                                              (1, 5069, DOWN_HEAVY_JITTER, BASE_JITTER, 47_052)):
+        assert _restarts_alone(suits, seed, 50_000, first)[0] is None
+        won, steps, found = _restarts_alone(suits, seed, 50_000, second)
+        assert won is True and found == nodes
+        assert play_out({"suits": suits}, seed, _intents(steps)).status == engine.WON
+
+
+def test_the_second_series_wins_beside_the_portfolio_in_its_turns(monkeypatch):
+    # With the first round cut to 2,000 nodes (as above). Two suits 3792: the second series wins in
+    # its 63rd turn (31,110 nodes), after 63 turns of each of the five searches before it. One suit
+    # 5069: each series takes two turns in a row per round, so BASE_JITTER wins in round 48 (its
+    # 95th turn, 47,052 nodes), after 47 rounds and the 48th's first seven turns of the others.
+    monkeypatch.setattr(spider, "FIRST_ROUND", 2_000)
+    for suits, seed, nodes in ((2, 3792, 2_000 + 5 * 63 * 500 + 31_110),
+                               (1, 5069, 2_000 + 7 * 48 * 500 + 47_052)):
+        verdict = solve_deal("spider", {"suits": suits}, seed, 400_000)
+        assert verdict.winnable and verdict.nodes == nodes
+        assert play_out({"suits": suits}, seed, verdict.line).status == engine.WON
