@@ -189,9 +189,9 @@ class SpiderSearch:
             middle = apply_move(node, *first)
             gain = move_gain(cols, downs, *first)
             src, dst, _ = first
-            after = list(runs)  # a move changes the runs of its two columns only
-            after[src] = run_length(middle[0][src], middle[1][src])
-            after[dst] = run_length(middle[0][dst], middle[1][dst])
+            after = list(runs)  # a move changes the runs of its two columns only: on dst the run
+            after[src] = run_length(middle[0][src], middle[1][src])  # lies off suit or alone
+            after[dst] = first[2]
             for second in self.progress_at(middle, src, after):
                 ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second), middle))
         empty = tops[1]

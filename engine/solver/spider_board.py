@@ -142,11 +142,14 @@ def apply_deal(node: Node, deal: tuple[int, ...]) -> Node:
     return tuple(new_cols), tuple(new_downs), dealt + 1, cleared
 
 
+_BYTE = [bytes((value,)) for value in range(256)]  # bytes((value,)), made once
+
+
 def key_of(node: Node, deals_total: int) -> bytes:
     """The node as bytes. Once the stock is gone the columns are interchangeable, so they are
     sorted; before that a deal tells them apart, so their order stays."""
     cols, downs, dealt, cleared = node
     if dealt < deals_total:  # no code is 0xff, so the joined columns read back unambiguously
         return bytes((dealt, cleared, *downs)) + b"\xff".join(cols)
-    parts = sorted([bytes((down,)) + col for col, down in zip(cols, downs)])
+    parts = sorted([_BYTE[down] + col for col, down in zip(cols, downs)])
     return bytes((dealt, cleared)) + b"\xff".join(parts)

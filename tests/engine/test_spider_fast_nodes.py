@@ -61,10 +61,15 @@ def _random_positions(suits, seed, count):
 
 def test_the_fast_paths_give_what_the_plain_code_gives():
     for suits in (1, 2, 4):
+        search = deal_root(suits, 7 + suits)[2]
         for node in _random_positions(suits, 7 + suits, 600):
             cols, downs = node[0], node[1]
-            assert run_lengths(cols, downs) == [run_length(col, down) for col, down in zip(cols, downs)]
+            runs = run_lengths(cols, downs)
+            assert runs == [run_length(col, down) for col, down in zip(cols, downs)]
             tops, empty, by_rank = _tops(cols, downs)
+            for src, dst, count in search.lateral(node, (tops, empty, by_rank), runs):
+                middle = apply_move(node, src, dst, count)  # expand_pruned takes dst's run as count
+                assert run_length(middle[0][dst], middle[1][dst]) == count
             assert empty == [i for i, col in enumerate(cols) if not col]
             for rank in range(1, 15):
                 assert list(by_rank.get(rank, ())) == list(_onto_before(tops, rank))
