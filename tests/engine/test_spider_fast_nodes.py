@@ -60,6 +60,7 @@ def _random_positions(suits, seed, count):
 
 
 def test_the_fast_paths_give_what_the_plain_code_gives():
+    laterals = 0
     for suits in (1, 2, 4):
         search = deal_root(suits, 7 + suits)[2]
         for node in _random_positions(suits, 7 + suits, 600):
@@ -70,9 +71,11 @@ def test_the_fast_paths_give_what_the_plain_code_gives():
             for src, dst, count in search.lateral(node, (tops, empty, by_rank), runs):
                 middle = apply_move(node, src, dst, count)  # expand_pruned takes dst's run as count
                 assert run_length(middle[0][dst], middle[1][dst]) == count
+                laterals += 1
             assert empty == [i for i, col in enumerate(cols) if not col]
             for rank in range(1, 15):
                 assert list(by_rank.get(rank, ())) == list(_onto_before(tops, rank))
+    assert laterals > 100  # the walk reaches positions with lateral moves
 
 
 def test_four_suit_deals_search_the_nodes_they_did_and_replay_to_a_win():
