@@ -27,6 +27,8 @@ Two passes, both counted in one budget of search nodes:
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from .search import UNKNOWN, WINNABLE, depth_first
@@ -34,6 +36,7 @@ from .spider_best import Search, best_first, depth_first_beside, interleave, por
 from .spider_restarts import FIRST_ROUND, restarted_for, restarts, turns_of
 from .spider_board import (
     Node, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
+    run_lengths,
 )
 
 DEAL = "deal"
@@ -48,23 +51,23 @@ DEAL = "deal"
 BUDGETS_BY_SUITS = {1: 1_000_000, 2: 1_000_000}
 
 
-def _tops(cols, downs) -> tuple[dict[int, list[int]], list[int]]:
-    """Columns by the code of their face-up top card, and the empty columns."""
-    tops: dict[int, list[int]] = {}
+def _tops(cols, downs) -> tuple[dict[int, list[int]], list[int], dict[int, list[tuple[int, int]]]]:
+    """Columns by the code of their face-up top card, the empty columns, and per rank the
+    (column, top code) pairs of that rank in the order moves onto them are tried: suit by suit, then left to right."""
+    ends = []
     empty = []
     for i, col in enumerate(cols):
         if not col:
             empty.append(i)
         elif len(col) > downs[i]:
-            tops.setdefault(col[-1], []).append(i)
-    return tops, empty
-
-
-def _onto(tops: dict[int, list[int]], rank: int):
-    """Columns whose top card is of `rank`, any suit: (column, top code)."""
-    for suit in range(4):
-        for dst in tops.get(suit * 16 + rank, ()):
-            yield dst, suit * 16 + rank
+            ends.append((col[-1], i))
+    ends.sort()  # by suit within a rank (a code is suit * 16 + rank), then left to right
+    tops: dict[int, list[int]] = {}
+    by_rank: dict[int, list[tuple[int, int]]] = {}
+    for top, i in ends:
+        tops.setdefault(top, []).append(i)
+        by_rank.setdefault(top & 15, []).append((i, top))
+    return tops, empty, by_rank
 
 
 class SpiderSearch:
@@ -80,7 +83,7 @@ class SpiderSearch:
 
     def _build(self, node: Node, ranked: list):
         """Children best first, each built only when the search gets to it."""
-        ranked.sort(key=lambda item: -item[0])
+        ranked.sort(key=itemgetter(0), reverse=True)  # stable: equal gains keep their order
         for item in ranked:
             steps = item[1]
             if len(item) > 2:  # (gain, (first, second), the position after first)
@@ -102,7 +105,7 @@ class SpiderSearch:
         """Whole runs onto their own suit, and runs that turn a card or empty a column onto any
         card one rank higher or into an empty column (`tops` as _tops, `runs` as _runs give)."""
         cols, downs = node[0], node[1]
-        tops, empty = tops
+        tops, empty, by_rank = tops
         moves = []
         for src, col in enumerate(cols):
             length = runs[src]
@@ -113,7 +116,7 @@ class SpiderSearch:
             for dst in tops.get(head + 1, ()):
                 moves.append((src, dst, length))
             if reveals:
-                for dst, top in _onto(tops, (head & 15) + 1):
+                for dst, top in by_rank.get((head & 15) + 1, ()):
                     if top != head + 1:
                         moves.append((src, dst, length))
                 if empty and len(col) > length:
@@ -165,14 +168,14 @@ class SpiderSearch:
     def lateral(self, node: Node, tops, runs: list[int]) -> list[tuple[int, int, int]]:
         """Whole runs moved off a face-up card they do not continue in suit."""
         cols, downs = node[0], node[1]
-        tops, empty = tops
+        tops, empty, by_rank = tops
         moves = []
         for src, col in enumerate(cols):
             length = runs[src]
             if not length or len(col) == length or len(col) - length == downs[src]:
                 continue
             head = col[-length]
-            for dst, top in _onto(tops, (head & 15) + 1):
+            for dst, top in by_rank.get((head & 15) + 1, ()):
                 if top != head + 1:
                     moves.append((src, dst, length))
             if empty:
@@ -182,15 +185,15 @@ class SpiderSearch:
     def expand_pruned(self, node: Node):
         cols, downs = node[0], node[1]
         tops = _tops(cols, downs)
-        runs = [run_length(col, downs[i]) for i, col in enumerate(cols)]
+        runs = run_lengths(cols, downs)
         ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node, tops, runs)]
         for first in self.lateral(node, tops, runs):
             middle = apply_move(node, *first)
             gain = move_gain(cols, downs, *first)
             src, dst, _ = first
-            after = list(runs)  # a move changes the runs of its two columns only
-            after[src] = run_length(middle[0][src], middle[1][src])
-            after[dst] = run_length(middle[0][dst], middle[1][dst])
+            after = list(runs)  # a move changes the runs of its two columns only: on dst the run
+            after[src] = run_length(middle[0][src], middle[1][src])  # lies off suit or alone
+            after[dst] = first[2]
             for second in self.progress_at(middle, src, after):
                 ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second), middle))
         empty = tops[1]
@@ -208,13 +211,13 @@ class SpiderSearch:
 
     def expand_complete(self, node: Node):
         cols, downs = node[0], node[1]
-        tops, empty = _tops(cols, downs)
+        tops, empty, by_rank = _tops(cols, downs)
         stock_left = node[2] < len(self.deals)
         ranked = []
         for src, col in enumerate(cols):
             for count in range(1, run_length(col, downs[src]) + 1):
                 head = col[-count]
-                targets = [dst for dst, _ in _onto(tops, (head & 15) + 1) if dst != src]
+                targets = [dst for dst, _ in by_rank.get((head & 15) + 1, ()) if dst != src]
                 if stock_left:
                     targets += empty
                 elif count < len(col):

@@ -182,6 +182,9 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
     the nodes of its last slice when it runs dry. The children are this module's single moves,
     or with `expand` that function's (steps, child) pairs (spider.py's macro-moves)."""
     column_worth = column_worth_of(w)
+    # A column's worth, per face-down count and column: positions share most of their columns, so
+    # each is counted once (the same sums, a dict lookup instead of a walk). Counts never grow.
+    worth_by_down: list[dict[bytes, int]] = [{} for _ in range(max(root[1], default=0) + 1)]
     step_w, stock_w = w.step, w.stock
     order = -1 if w.newest_first else 1
     spread, salt = w.jitter + 1, w.salt  # CRC-32, not hash(): the same on every run and machine
@@ -213,10 +216,21 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
                 return 0
             # The worth changes only in the columns a step touched (the others are the same objects).
             ccols, cdowns = child[0], child[1]
-            gain = CLEAR * (child[3] - cleared) + stock_w * sum(len(d) for d in deals[dealt:child[2]])
+            gain = CLEAR * (child[3] - cleared)
+            if child[2] != dealt:
+                gain += stock_w * sum(len(d) for d in deals[dealt:child[2]])
             for i, col in enumerate(ccols):
-                if col is not cols[i] or cdowns[i] != downs[i]:
-                    gain += column_worth(col, cdowns[i]) - column_worth(cols[i], downs[i])
+                down = cdowns[i]
+                if col is not cols[i] or down != downs[i]:
+                    known = worth_by_down[down]
+                    worth = known.get(col)
+                    if worth is None:
+                        worth = known[col] = column_worth(col, down)
+                    known = worth_by_down[downs[i]]
+                    before = known.get(cols[i])
+                    if before is None:
+                        before = known[cols[i]] = column_worth(cols[i], downs[i])
+                    gain += worth - before
             child_value = value + gain
             nodes_of.append(child)
             values.append(child_value)

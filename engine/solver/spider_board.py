@@ -83,6 +83,21 @@ def _ends_in_run(col: bytes, down: int) -> bool:
     return len(col) - down >= RUN and _FULL.get(col[-1]) == col[-RUN:]
 
 
+def run_lengths(cols, downs) -> list[int]:
+    """run_length of every column, in one loop (once per expanded node)."""
+    runs = []
+    for col, down in zip(cols, downs):
+        n = len(col)
+        if n <= down:
+            runs.append(0)
+            continue
+        i = n - 1
+        while i > down and col[i - 1] == col[i] + 1:
+            i -= 1
+        runs.append(n - i)
+    return runs
+
+
 def make_node(cols, downs, dealt: int, cleared: int) -> Node:
     """A node from columns given as any sequences of codes (bytes, tuples)."""
     return tuple(bytes(col) for col in cols), tuple(downs), dealt, cleared
@@ -94,13 +109,18 @@ def apply_move(node: Node, src: int, dst: int, count: int) -> Node:
     rest = source[:-count]
     moved = cols[dst] + source[-count:]
     dst_down = downs[dst]
-    if _ends_in_run(moved, dst_down):  # only a move onto dst can complete a run
+    # Only a move onto dst can complete a run (_ends_in_run, written out: this runs once a child).
+    if len(moved) - dst_down >= RUN and _FULL.get(moved[-1]) == moved[-RUN:]:
         moved = moved[:-RUN]
-        dst_down = min(dst_down, max(len(moved) - 1, 0))
+        if dst_down >= len(moved):  # the card beneath turns over (none is left: 0)
+            dst_down = len(moved) - 1 if moved else 0
         cleared += 1
+    src_down = downs[src]
+    if src_down >= len(rest):  # the same as min(down, max(len(rest) - 1, 0))
+        src_down = len(rest) - 1 if rest else 0
     new_cols, new_downs = list(cols), list(downs)
     new_cols[src], new_cols[dst] = rest, moved
-    new_downs[src], new_downs[dst] = min(downs[src], max(len(rest) - 1, 0)), dst_down
+    new_downs[src], new_downs[dst] = src_down, dst_down
     return tuple(new_cols), tuple(new_downs), dealt, cleared
 
 
@@ -122,11 +142,14 @@ def apply_deal(node: Node, deal: tuple[int, ...]) -> Node:
     return tuple(new_cols), tuple(new_downs), dealt + 1, cleared
 
 
+_BYTE = [bytes((value,)) for value in range(256)]  # bytes((value,)), made once
+
+
 def key_of(node: Node, deals_total: int) -> bytes:
     """The node as bytes. Once the stock is gone the columns are interchangeable, so they are
     sorted; before that a deal tells them apart, so their order stays."""
     cols, downs, dealt, cleared = node
     if dealt < deals_total:  # no code is 0xff, so the joined columns read back unambiguously
         return bytes((dealt, cleared, *downs)) + b"\xff".join(cols)
-    parts = sorted([bytes((down,)) + col for col, down in zip(cols, downs)])
+    parts = sorted([_BYTE[down] + col for col, down in zip(cols, downs)])
     return bytes((dealt, cleared)) + b"\xff".join(parts)
