@@ -57,7 +57,7 @@ def _not_lost_at_deal(game: str, variant: dict[str, Any], seed: int) -> bool:
 # deals. Spider takes 200,000 nodes, four suits' default (some 8 to 12 s of one core in the solver worker for a
 # deal it cannot prove): at 20,000 only about 3% of four-suit deals were proven (before the cover settings of
 # spider_best), so a four-suit daily fell back to "not lost at the deal" more often than not; at 200,000 some
-# six in seven are (52 of 60, docs/solvers.md). One and two suits keep it too, below their solver default of
+# five in six are (166 of seeds 101..300, docs/solvers.md). One and two suits keep it too, below their solver default of
 # 1,000,000: the next counter is proven in a few milliseconds to a second (99.7% and 98.9% of deals are proven
 # within 200,000), where a deal that needs more would cost up to a minute, and the same secret keeps picking
 # the same deals as before that default was raised.
