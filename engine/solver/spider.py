@@ -194,7 +194,12 @@ class SpiderSearch:
             after = list(runs)  # a move changes the runs of its two columns only: on dst the run
             after[src] = run_length(middle[0][src], middle[1][src])  # lies off suit or alone
             after[dst] = first[2]
+            # Moving the run straight back gives this node again (when the first move cleared
+            # nothing): a position every search has seen, so it is left out before it is built.
+            undo = (dst, src, first[2]) if middle[3] == node[3] else None
             for second in self.progress_at(middle, src, after):
+                if second == undo:
+                    continue
                 ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second), middle))
         empty = tops[1]
         if empty and node[2] < len(self.deals):  # columns must be filled before the next deal

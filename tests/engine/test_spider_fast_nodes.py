@@ -78,6 +78,34 @@ def test_the_fast_paths_give_what_the_plain_code_gives():
     assert laterals > 100  # the walk reaches positions with lateral moves
 
 
+def test_the_pairs_left_out_are_the_node_itself():
+    # expand_pruned leaves out a lateral move followed by the same run moved straight back (the
+    # first move clearing nothing): each such pair would give the node being expanded, which
+    # every search has already seen, so leaving it out changes no count and no order.
+    left_out = 0
+    for suits in (1, 2, 4):
+        search = deal_root(suits, 7 + suits)[2]
+        for node in _random_positions(suits, 7 + suits, 600):
+            cols, downs = node[0], node[1]
+            tops = _tops(cols, downs)
+            runs = run_lengths(cols, downs)
+            expected = []
+            for src, dst, count in search.lateral(node, tops, runs):
+                middle = apply_move(node, src, dst, count)
+                after = list(runs)
+                after[src], after[dst] = run_length(middle[0][src], middle[1][src]), count
+                for second in search.progress_at(middle, src, after):
+                    if second == (dst, src, count) and middle[3] == node[3]:
+                        assert apply_move(middle, *second) == node
+                        left_out += 1
+                    else:
+                        expected.append(((src, dst, count), second))
+            children = list(search.expand_pruned(node))
+            assert sorted(steps for steps, _ in children if len(steps) == 2) == sorted(expected)  # by gain
+            assert all(child != node for _, child in children)
+    assert left_out > 10  # the walk reaches such pairs (20 of them)
+
+
 def test_four_suit_deals_search_the_nodes_they_did_and_replay_to_a_win():
     # Tuning deals 2001, 2017 and 2018 at the four-suit default budget: nodes as the code before
     # these fast paths counted them (the same searches, only cheaper nodes).
