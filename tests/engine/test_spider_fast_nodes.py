@@ -59,22 +59,28 @@ def _random_positions(suits, seed, count):
     return out
 
 
-def test_the_fast_paths_give_what_the_plain_code_gives():
-    laterals = 0
+def _walked_positions():
+    """(search, node) over random walks of one, two and four suits, the search of the walk's deal."""
     for suits in (1, 2, 4):
         search = deal_root(suits, 7 + suits)[2]
         for node in _random_positions(suits, 7 + suits, 600):
-            cols, downs = node[0], node[1]
-            runs = run_lengths(cols, downs)
-            assert runs == [run_length(col, down) for col, down in zip(cols, downs)]
-            tops, empty, by_rank = _tops(cols, downs)
-            for src, dst, count in search.lateral(node, (tops, empty, by_rank), runs):
-                middle = apply_move(node, src, dst, count)  # expand_pruned takes dst's run as count
-                assert run_length(middle[0][dst], middle[1][dst]) == count
-                laterals += 1
-            assert empty == [i for i, col in enumerate(cols) if not col]
-            for rank in range(1, 15):
-                assert list(by_rank.get(rank, ())) == list(_onto_before(tops, rank))
+            yield search, node
+
+
+def test_the_fast_paths_give_what_the_plain_code_gives():
+    laterals = 0
+    for search, node in _walked_positions():
+        cols, downs = node[0], node[1]
+        runs = run_lengths(cols, downs)
+        assert runs == [run_length(col, down) for col, down in zip(cols, downs)]
+        tops, empty, by_rank = _tops(cols, downs)
+        for src, dst, count in search.lateral(node, (tops, empty, by_rank), runs):
+            middle = apply_move(node, src, dst, count)  # expand_pruned takes dst's run as count
+            assert run_length(middle[0][dst], middle[1][dst]) == count
+            laterals += 1
+        assert empty == [i for i, col in enumerate(cols) if not col]
+        for rank in range(1, 15):
+            assert list(by_rank.get(rank, ())) == list(_onto_before(tops, rank))
     assert laterals > 100  # the walk reaches positions with lateral moves
 
 
@@ -83,26 +89,24 @@ def test_the_pairs_left_out_are_the_node_itself():
     # first move clearing nothing): each such pair would give the node being expanded, which
     # every search has already seen, so leaving it out changes no count and no order.
     left_out = 0
-    for suits in (1, 2, 4):
-        search = deal_root(suits, 7 + suits)[2]
-        for node in _random_positions(suits, 7 + suits, 600):
-            cols, downs = node[0], node[1]
-            tops = _tops(cols, downs)
-            runs = run_lengths(cols, downs)
-            expected = []
-            for src, dst, count in search.lateral(node, tops, runs):
-                middle = apply_move(node, src, dst, count)
-                after = list(runs)
-                after[src], after[dst] = run_length(middle[0][src], middle[1][src]), count
-                for second in search.progress_at(middle, src, after):
-                    if second == (dst, src, count) and middle[3] == node[3]:
-                        assert apply_move(middle, *second) == node
-                        left_out += 1
-                    else:
-                        expected.append(((src, dst, count), second))
-            children = list(search.expand_pruned(node))
-            assert sorted(steps for steps, _ in children if len(steps) == 2) == sorted(expected)  # by gain
-            assert all(child != node for _, child in children)
+    for search, node in _walked_positions():
+        cols, downs = node[0], node[1]
+        tops = _tops(cols, downs)
+        runs = run_lengths(cols, downs)
+        expected = []
+        for src, dst, count in search.lateral(node, tops, runs):
+            middle = apply_move(node, src, dst, count)
+            after = list(runs)
+            after[src], after[dst] = run_length(middle[0][src], middle[1][src]), count
+            for second in search.progress_at(middle, src, after):
+                if second == (dst, src, count) and middle[3] == node[3]:
+                    assert apply_move(middle, *second) == node
+                    left_out += 1
+                else:
+                    expected.append(((src, dst, count), second))
+        children = list(search.expand_pruned(node))
+        assert sorted(steps for steps, _ in children if len(steps) == 2) == sorted(expected)  # by gain
+        assert all(child != node for _, child in children)
     assert left_out > 10  # the walk reaches such pairs (20 of them)
 
 
