@@ -7,7 +7,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve test bench engine clean
 
-$(STAMP): pyproject.toml
+# setup.py compiles these with mypyc: an install after they change builds them again.
+NATIVE_SOURCES := engine/solver/spider_board.py engine/solver/spider.py engine/solver/spider_best.py \
+	engine/solver/spider_restarts.py
+
+$(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,bench]'

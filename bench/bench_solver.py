@@ -16,6 +16,7 @@ import time
 
 import engine
 from engine.solver.figures import HEADER, measure
+from engine.solver.compiled import describe
 
 # (game, variant, full seed count, quick seed count)
 CASES = [
@@ -46,6 +47,7 @@ def _deal_time(game: str, variant: dict, seeds: range) -> float:
 
 def main(argv: list[str]) -> None:
     quick = "--quick" in argv
+    print(describe())
     print(HEADER + f" {'deal ms':>8}")
     for game, variant, full, short in CASES:
         seeds = range(1, (short if quick else full) + 1)

@@ -9,6 +9,7 @@ import sys
 from engine.adapters.codec import to_builtins
 from engine.errors import RuleError
 from engine.solver import solvable_games
+from engine.solver.compiled import describe
 from engine.solver.figures import HEADER, measure
 
 
@@ -73,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"arena solve: {figures.message}", file=sys.stderr)
         return 2
     if args.stats:
+        print(describe())
         print(HEADER)
         print(figures.row())
     return 0

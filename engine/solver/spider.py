@@ -186,7 +186,7 @@ class SpiderSearch:
         cols, downs = node[0], node[1]
         tops = _tops(cols, downs)
         runs = run_lengths(cols, downs)
-        ranked = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node, tops, runs)]
+        ranked: list[tuple] = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node, tops, runs)]
         for first in self.lateral(node, tops, runs):
             middle = apply_move(node, *first)
             gain = move_gain(cols, downs, *first)

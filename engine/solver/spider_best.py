@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import heapq
 import zlib
-from typing import Callable, Generator, Hashable, NamedTuple
+from typing import Callable, Generator, NamedTuple
 
 from .spider_board import Node, apply_deal, apply_move
 
@@ -175,7 +175,7 @@ def moves(cols: tuple, downs: tuple, deal_possible: bool) -> list:
     return out
 
 
-def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable], w: Weights,
+def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
             expand: Callable | None = None) -> Generator[tuple[int, list | None], int, int]:
     """One setting's best-first search as a coroutine: sent a number of nodes, it searches that
     many and yields (that number, None), or yields (nodes, steps) as soon as it wins. It returns
@@ -199,6 +199,7 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
     while heap:
         index = heapq.heappop(heap)[2]
         node = nodes_of[index]
+        assert node is not None  # a heap entry is pushed once, so its node is expanded once
         nodes_of[index] = None  # expanded: only its line back to the root is kept
         cols, downs, dealt, cleared = node
         value = values[index] - step_w
@@ -234,7 +235,7 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Ha
             child_value = value + gain
             nodes_of.append(child)
             values.append(child_value)
-            bonus = zlib.crc32(child_key, salt) % spread if spread > 1 else 0  # keys are bytes
+            bonus = zlib.crc32(child_key, salt) % spread if spread > 1 else 0  # keys are bytes (key_of)
             heapq.heappush(heap, (-child_value - bonus, order * at, at))
             if fresh >= quota:
                 quota = yield fresh, None
@@ -248,18 +249,22 @@ def _single(node: Node, deals: tuple):
         yield (move,), (apply_deal(node, deals[dealt]) if move == DEAL else apply_move(node, *move))
 
 
-def _line(parents: list, index: int) -> list:
-    parts = []
+def _line(parents: list[tuple[int, tuple]], index: int) -> list:
+    parts: list[tuple] = []
     while index > 0:
         index, steps = parents[index]
         parts.append(steps)
-    return [step for part in reversed(parts) for step in part]
+    parts.reverse()  # (not reversed(): mypyc cannot compile a loop over it here)
+    line: list = []
+    for part in parts:
+        line.extend(part)
+    return line
 
 
 Search = Generator[tuple[int, list | None], int, int]
 
 
-def best_first(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable],
+def best_first(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], bytes],
                w: Weights, expand: Callable | None = None) -> Search:
     search = _search(root, deals, runs_to_win, key, w, expand)
     next(search)

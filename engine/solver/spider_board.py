@@ -24,7 +24,7 @@ _FULL = {suit * 16 + 1: bytes(suit * 16 + rank for rank in range(13, 0, -1)) for
 # A deal covers ten cards, so it costs, less the links it happens to make.
 W_CLEAR, W_DOWN, W_EMPTY, W_SUIT, W_RANK, W_DEAL = 200, 6, 8, 3, 1, 12
 
-Node = tuple  # (columns, downs, dealt, cleared)
+Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int]  # (columns, downs, dealt, cleared)
 
 
 def code_of(card) -> int:

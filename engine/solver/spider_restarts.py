@@ -22,7 +22,7 @@ win, and the series ends (the complete pass of spider.py may then still answer).
 
 from __future__ import annotations
 
-from typing import Callable, Hashable
+from typing import Callable
 
 from .spider_board import Node
 from .spider_best import (
@@ -54,7 +54,7 @@ def turns_of(suits: int) -> int:
     return TURNS.get(suits, 1)
 
 
-def restarts(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], Hashable], w: Weights,
+def restarts(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
              expand: Callable | None = None) -> Search:
     """A spider_best.interleave search (a primed coroutine, the same protocol as best_first) that
     runs `w` with salts FIRST_SALT, FIRST_SALT + 1, ... for RESTART_NODES nodes each."""
@@ -71,7 +71,7 @@ def _restarts(root, deals, runs_to_win, key, w, expand) -> Search:
     while True:
         done = 0  # nodes of this turn, over one restart or the end of one and the start of the next
         while done < quota:
-            if not left:
+            if search is None or not left:
                 search = best_first(root, deals, runs_to_win, key, w._replace(salt=salt), expand)
                 salt += 1
                 left = RESTART_NODES
