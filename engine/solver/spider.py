@@ -28,14 +28,15 @@ Two passes, both counted in one budget of search nodes:
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import Callable, Final, Iterator
 
 from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from .search import UNKNOWN, WINNABLE, depth_first
-from .spider_best import Search, best_first, depth_first_beside, interleave, portfolio_for
+from .spider_best import Expand, Search, best_first, depth_first_beside, interleave, portfolio_for
 from .spider_restarts import FIRST_ROUND, restarted_for, restarts, turns_of
 from .spider_board import (
-    Node, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
+    Move, Node, Steps, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
     run_lengths,
 )
 
@@ -51,11 +52,19 @@ DEAL = "deal"
 BUDGETS_BY_SUITS = {1: 1_000_000, 2: 1_000_000}
 
 
-def _tops(cols, downs) -> tuple[dict[int, list[int]], list[int], dict[int, list[tuple[int, int]]]]:
+Tops = tuple[dict[int, list[int]], list[int], dict[int, list[tuple[int, int]]]]  # as _tops gives
+# A child to build: (gain, its steps, the node its last step applies to: the node expanded, or the
+# position after the first of two moves).
+Ranked = tuple[int, Steps, Node]
+_NO_COLUMNS: Final[list[int]] = []  # what a table of Tops gives for a missing key (never changed)
+_NO_ENDS: Final[list[tuple[int, int]]] = []
+
+
+def _tops(cols: tuple[bytes, ...], downs: tuple[int, ...]) -> Tops:
     """Columns by the code of their face-up top card, the empty columns, and per rank the
     (column, top code) pairs of that rank in the order moves onto them are tried: suit by suit, then left to right."""
-    ends = []
-    empty = []
+    ends: list[tuple[int, int]] = []
+    empty: list[int] = []
     for i, col in enumerate(cols):
         if not col:
             empty.append(i)
@@ -81,49 +90,47 @@ class SpiderSearch:
     def key(self, node: Node) -> bytes:
         return key_of(node, len(self.deals))
 
-    def _build(self, node: Node, ranked: list):
+    def _build(self, ranked: list[Ranked]) -> Iterator[tuple[Steps, Node]]:
         """Children best first, each built only when the search gets to it."""
         ranked.sort(key=itemgetter(0), reverse=True)  # stable: equal gains keep their order
-        for item in ranked:
-            steps = item[1]
-            if len(item) > 2:  # (gain, (first, second), the position after first)
-                yield steps, apply_move(item[2], *steps[1])
-                continue
-            child = node
-            for step in steps:
-                child = apply_deal(child, self.deals[child[2]]) if step == DEAL else apply_move(child, *step)
-            yield steps, child
+        for _, steps, base in ranked:
+            last = steps[-1]
+            if isinstance(last, str):  # DEAL
+                yield steps, apply_deal(base, self.deals[base[2]])
+            else:
+                src, dst, count = last
+                yield steps, apply_move(base, src, dst, count)
 
-    def _deal(self, node: Node, empty: list[int]) -> list:
+    def _deal(self, node: Node, empty: list[int]) -> list[Ranked]:
         if node[2] < len(self.deals) and not empty:
-            return [(deal_gain(node[0], self.deals[node[2]]), (DEAL,))]
+            return [(deal_gain(node[0], self.deals[node[2]]), (DEAL,), node)]
         return []
 
     # Pass 1 -------------------------------------------------------------------------------
 
-    def progress(self, node: Node, tops, runs: list[int]) -> list[tuple[int, int, int]]:
+    def progress(self, node: Node, table: Tops, runs: list[int]) -> list[Move]:
         """Whole runs onto their own suit, and runs that turn a card or empty a column onto any
-        card one rank higher or into an empty column (`tops` as _tops, `runs` as _runs give)."""
+        card one rank higher or into an empty column (`table` as _tops, `runs` as run_lengths give)."""
         cols, downs = node[0], node[1]
-        tops, empty, by_rank = tops
-        moves = []
+        tops, empty, by_rank = table
+        moves: list[Move] = []
         for src, col in enumerate(cols):
             length = runs[src]
             if not length:
                 continue
             head = col[-length]
             reveals = len(col) == length or len(col) - length == downs[src]  # empties or turns a card
-            for dst in tops.get(head + 1, ()):
+            for dst in tops.get(head + 1, _NO_COLUMNS):
                 moves.append((src, dst, length))
             if reveals:
-                for dst, top in by_rank.get((head & 15) + 1, ()):
+                for dst, top in by_rank.get((head & 15) + 1, _NO_ENDS):
                     if top != head + 1:
                         moves.append((src, dst, length))
                 if empty and len(col) > length:
                     moves.append((src, empty[0], length))
         return moves
 
-    def progress_at(self, node: Node, at: int, runs: list[int]) -> list[tuple[int, int, int]]:
+    def progress_at(self, node: Node, at: int, runs: list[int]) -> list[Move]:
         """The progress moves from or onto column `at`, whose top card is face up, in the order
         progress gives them (what a lateral move off `at` enables): one pass over the columns'
         ends, without the table of tops, as this runs once per lateral move (a third of a node)."""
@@ -135,9 +142,11 @@ class SpiderSearch:
         want = at_col[-length] + 1  # the card at's run goes onto in suit
         rank = want & 15  # ... and in rank
         reveals = len(at_col) == length or len(at_col) - length == downs[at]
-        before: list[tuple[int, int, int]] = []  # runs onto `at` from columns left of it
-        after: list[tuple[int, int, int]] = []  # ... and right of it
-        same, kin, empty = [], [], -1
+        before: list[Move] = []  # runs onto `at` from columns left of it
+        after: list[Move] = []  # ... and right of it
+        same: list[int] = []
+        kin: list[tuple[int, int]] = []
+        empty = -1
         for dst, col in enumerate(cols):
             if dst == at:
                 continue
@@ -156,89 +165,94 @@ class SpiderSearch:
                                       and (len(col) == count or len(col) - count == downs[dst])):
                 (before if dst < at else after).append((dst, at, count))
         moves = before
-        moves.extend((at, dst, length) for dst in same)
+        for dst in same:
+            moves.append((at, dst, length))
         if reveals:
             kin.sort()
-            moves.extend((at, dst, length) for _, dst in kin)
+            for _, dst in kin:
+                moves.append((at, dst, length))
             if empty >= 0 and len(at_col) > length:
                 moves.append((at, empty, length))
         moves.extend(after)
         return moves
 
-    def lateral(self, node: Node, tops, runs: list[int]) -> list[tuple[int, int, int]]:
+    def lateral(self, node: Node, table: Tops, runs: list[int]) -> list[Move]:
         """Whole runs moved off a face-up card they do not continue in suit."""
         cols, downs = node[0], node[1]
-        tops, empty, by_rank = tops
-        moves = []
+        _, empty, by_rank = table
+        moves: list[Move] = []
         for src, col in enumerate(cols):
             length = runs[src]
             if not length or len(col) == length or len(col) - length == downs[src]:
                 continue
             head = col[-length]
-            for dst, top in by_rank.get((head & 15) + 1, ()):
+            for dst, top in by_rank.get((head & 15) + 1, _NO_ENDS):
                 if top != head + 1:
                     moves.append((src, dst, length))
             if empty:
                 moves.append((src, empty[0], length))
         return moves
 
-    def expand_pruned(self, node: Node):
+    def expand_pruned(self, node: Node) -> Iterator[tuple[Steps, Node]]:
         cols, downs = node[0], node[1]
-        tops = _tops(cols, downs)
+        table = _tops(cols, downs)
         runs = run_lengths(cols, downs)
-        ranked: list[tuple] = [(move_gain(cols, downs, *m), (m,)) for m in self.progress(node, tops, runs)]
-        for first in self.lateral(node, tops, runs):
-            middle = apply_move(node, *first)
-            gain = move_gain(cols, downs, *first)
-            src, dst, _ = first
+        ranked: list[Ranked] = []
+        for move in self.progress(node, table, runs):
+            src, dst, count = move  # not move_gain(cols, downs, *move): a splat is a generic call
+            ranked.append((move_gain(cols, downs, src, dst, count), (move,), node))
+        for first in self.lateral(node, table, runs):
+            src, dst, count = first
+            middle = apply_move(node, src, dst, count)
+            gain = move_gain(cols, downs, src, dst, count)
             after = list(runs)  # a move changes the runs of its two columns only: on dst the run
             after[src] = run_length(middle[0][src], middle[1][src])  # lies off suit or alone
-            after[dst] = first[2]
+            after[dst] = count
             # Moving the run straight back gives this node again (when the first move cleared
             # nothing): a position every search has seen, so it is left out before it is built.
-            undo = (dst, src, first[2]) if middle[3] == node[3] else None
+            undo = (dst, src, count) if middle[3] == node[3] else None
             for second in self.progress_at(middle, src, after):
                 if second == undo:
                     continue
-                ranked.append((gain + move_gain(middle[0], middle[1], *second), (first, second), middle))
-        empty = tops[1]
+                back, onto, moved = second
+                ranked.append((gain + move_gain(middle[0], middle[1], back, onto, moved), (first, second), middle))
+        empty = table[1]
         if empty and node[2] < len(self.deals):  # columns must be filled before the next deal
             for src, col in enumerate(cols):
                 length = runs[src]
                 counts = {count for count in (1, length) if 1 <= count <= length and count < len(col)}
                 for count in sorted(counts):
-                    move = (src, empty[0], count)
-                    ranked.append((move_gain(cols, downs, *move), (move,)))
+                    ranked.append((move_gain(cols, downs, src, empty[0], count), ((src, empty[0], count),), node))
         ranked.extend(self._deal(node, empty))
-        return self._build(node, ranked)
+        return self._build(ranked)
 
     # Pass 2 -------------------------------------------------------------------------------
 
-    def expand_complete(self, node: Node):
+    def expand_complete(self, node: Node) -> Iterator[tuple[Steps, Node]]:
         cols, downs = node[0], node[1]
-        tops, empty, by_rank = _tops(cols, downs)
+        _, empty, by_rank = _tops(cols, downs)
         stock_left = node[2] < len(self.deals)
-        ranked = []
+        ranked: list[Ranked] = []
         for src, col in enumerate(cols):
             for count in range(1, run_length(col, downs[src]) + 1):
                 head = col[-count]
-                targets = [dst for dst, _ in by_rank.get((head & 15) + 1, ()) if dst != src]
+                targets = [dst for dst, _ in by_rank.get((head & 15) + 1, _NO_ENDS) if dst != src]
                 if stock_left:
                     targets += empty
                 elif count < len(col):
                     targets += empty[:1]
                 for dst in targets:
-                    ranked.append((move_gain(cols, downs, src, dst, count), ((src, dst, count),)))
+                    ranked.append((move_gain(cols, downs, src, dst, count), ((src, dst, count),), node))
         ranked.extend(self._deal(node, empty))
-        return self._build(node, ranked)
+        return self._build(ranked)
 
 
-def _depth_first(root: Node, expand, key, won) -> Search:
+def _depth_first(root: Node, expand: Expand, key: Callable[[Node], bytes], won: Callable[[Node], bool]) -> Search:
     """engine.solver.search.depth_first as a coroutine of spider_best.interleave (its pass-1 use:
     running dry proves nothing, so it returns instead of answering unwinnable)."""
     seen = {key(root)}
     fresh = 0
-    path: list[tuple] = []
+    path: list[Steps] = []
     stack = [iter(expand(root))]
     quota = yield 0, None
     while stack:
@@ -302,7 +316,7 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
     if result != WINNABLE:
         return result, (), nodes
     line = tuple(
-        DealIntent() if step == DEAL else MoveIntent(COLUMN_NAMES[step[0]], COLUMN_NAMES[step[1]], step[2])
+        DealIntent() if isinstance(step, str) else MoveIntent(COLUMN_NAMES[step[0]], COLUMN_NAMES[step[1]], step[2])
         for step in steps
     )
     return result, line, nodes

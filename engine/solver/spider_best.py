@@ -31,12 +31,15 @@ from __future__ import annotations
 
 import heapq
 import zlib
-from typing import Callable, Generator, NamedTuple
+from typing import Callable, Final, Generator, Iterator, NamedTuple
 
-from .spider_board import Node, apply_deal, apply_move
+from .spider_board import Node, Step, Steps, apply_deal, apply_move
 
 DEAL = "deal"
 SLICE = 500  # nodes a setting searches before the next one takes its turn
+Deals = tuple[tuple[int, ...], ...]  # the stock, deal by deal
+Expand = Callable[[Node], Iterator[tuple[Steps, Node]]]  # a node's children as (steps, child)
+_NO_COLUMNS: Final[list[int]] = []  # what by_code gives for a missing code (never changed)
 
 
 class Weights(NamedTuple):
@@ -136,12 +139,12 @@ def column_worth_of(w: Weights) -> Callable[[bytes, int], int]:
     return column_worth
 
 
-def moves(cols: tuple, downs: tuple, deal_possible: bool) -> list:
+def moves(cols: tuple[bytes, ...], downs: tuple[int, ...], deal_possible: bool) -> list[Step]:
     """The moves this pass tries, as (src, dst, count) or DEAL."""
     by_rank: list[list[int]] = [[] for _ in range(15)]
     by_code: dict[int, list[int]] = {}
     empty = -1
-    runs = []
+    runs: list[int] = []
     for i, col in enumerate(cols):
         n = len(col)
         if not n:
@@ -157,7 +160,7 @@ def moves(cols: tuple, downs: tuple, deal_possible: bool) -> list:
         while j > down and col[j - 1] == col[j] + 1:
             j -= 1
         runs.append(n - j)
-    out: list = []
+    out: list[Step] = []
     for src, col in enumerate(cols):
         length = runs[src]
         if not length:
@@ -166,7 +169,7 @@ def moves(cols: tuple, downs: tuple, deal_possible: bool) -> list:
             if dst != src:
                 out.append((src, dst, length))
         for count in range(1, length):
-            for dst in by_code.get(col[-count] + 1, ()):
+            for dst in by_code.get(col[-count] + 1, _NO_COLUMNS):
                 out.append((src, dst, count))
         if empty >= 0 and len(col) > length:
             out.append((src, empty, length))
@@ -175,8 +178,8 @@ def moves(cols: tuple, downs: tuple, deal_possible: bool) -> list:
     return out
 
 
-def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
-            expand: Callable | None = None) -> Generator[tuple[int, list | None], int, int]:
+def _search(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
+            expand: Expand | None = None) -> Generator[tuple[int, list[Step] | None], int, int]:
     """One setting's best-first search as a coroutine: sent a number of nodes, it searches that
     many and yields (that number, None), or yields (nodes, steps) as soon as it wins. It returns
     the nodes of its last slice when it runs dry. The children are this module's single moves,
@@ -189,7 +192,7 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], by
     order = -1 if w.newest_first else 1
     spread, salt = w.jitter + 1, w.salt  # CRC-32, not hash(): the same on every run and machine
     seen = {key(root)}
-    parents: list[tuple[int, tuple]] = [(-1, ())]  # per generated position: (parent, steps)
+    parents: list[tuple[int, Steps]] = [(-1, ())]  # per generated position: (parent, steps)
     nodes_of: list[Node | None] = [root]
     stock = sum(len(d) for d in deals[root[2]:])
     values = [root[3] * CLEAR - stock_w * stock + sum(column_worth(c, d) for c, d in zip(root[0], root[1]))]
@@ -203,7 +206,7 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], by
         nodes_of[index] = None  # expanded: only its line back to the root is kept
         cols, downs, dealt, cleared = node
         value = values[index] - step_w
-        children = (_single(node, deals) if expand is None else expand(node))
+        children = _single(node, deals) if expand is None else expand(node)
         for steps, child in children:
             child_key = key(child)
             if child_key in seen:
@@ -243,35 +246,39 @@ def _search(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], by
     return fresh
 
 
-def _single(node: Node, deals: tuple):
+def _single(node: Node, deals: Deals) -> Iterator[tuple[Steps, Node]]:
     cols, downs, dealt, _ = node
     for move in moves(cols, downs, dealt < len(deals)):
-        yield (move,), (apply_deal(node, deals[dealt]) if move == DEAL else apply_move(node, *move))
+        if isinstance(move, str):  # DEAL
+            yield (move,), apply_deal(node, deals[dealt])
+        else:
+            src, dst, count = move  # not apply_move(node, *move): a splat is a generic call
+            yield (move,), apply_move(node, src, dst, count)
 
 
-def _line(parents: list[tuple[int, tuple]], index: int) -> list:
-    parts: list[tuple] = []
+def _line(parents: list[tuple[int, Steps]], index: int) -> list[Step]:
+    parts: list[Steps] = []
     while index > 0:
         index, steps = parents[index]
         parts.append(steps)
     parts.reverse()  # (not reversed(): mypyc cannot compile a loop over it here)
-    line: list = []
+    line: list[Step] = []
     for part in parts:
         line.extend(part)
     return line
 
 
-Search = Generator[tuple[int, list | None], int, int]
+Search = Generator[tuple[int, list[Step] | None], int, int]
 
 
-def best_first(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], bytes],
-               w: Weights, expand: Callable | None = None) -> Search:
+def best_first(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes],
+               w: Weights, expand: Expand | None = None) -> Search:
     search = _search(root, deals, runs_to_win, key, w, expand)
     next(search)
     return search
 
 
-def interleave(searches: list[Search], budget: int, used: int = 0) -> tuple[bool | None, list, int]:
+def interleave(searches: list[Search], budget: int, used: int = 0) -> tuple[bool | None, list[Step], int]:
     """Run primed searches in turns of SLICE nodes: (True, steps, nodes) for the first to win;
     (False, [], nodes) when all ran dry without a win (this proves nothing); (None, [], nodes)
     when `budget` nodes (counting `used` already) were spent first. The turns are in a fixed

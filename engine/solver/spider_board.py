@@ -12,19 +12,34 @@ the tests replay every line the solver finds through the engine.
 
 from __future__ import annotations
 
+from typing import Final, Union
+
 from ..cards import FRENCH_SUITS
 
-RUN = 13
+# Final: compiled with mypyc (setup.py), these are inlined as C constants, and every local below has
+# a declared or inferred type (int, bytes, tuples of them), so the compiled code indexes, compares and
+# adds natively instead of through Python's generic operations.
+RUN: Final = 13
 SUIT_INDEX = {suit: index for index, suit in enumerate(FRENCH_SUITS)}
 # A complete King-to-Ace run of each suit, as the last 13 codes of a column.
-_FULL = {suit * 16 + 1: bytes(suit * 16 + rank for rank in range(13, 0, -1)) for suit in range(4)}
+_FULL: Final[dict[int, bytes]] = {suit * 16 + 1: bytes(suit * 16 + rank for rank in range(13, 0, -1)) for suit in range(4)}
 
 # Weights of the move order: a cleared run beats anything; turning a face-down card is the
 # progress that matters most; then an emptied column, a same-suit link, a link in another suit.
 # A deal covers ten cards, so it costs, less the links it happens to make.
-W_CLEAR, W_DOWN, W_EMPTY, W_SUIT, W_RANK, W_DEAL = 200, 6, 8, 3, 1, 12
+W_CLEAR: Final = 200
+W_DOWN: Final = 6
+W_EMPTY: Final = 8
+W_SUIT: Final = 3
+W_RANK: Final = 1
+W_DEAL: Final = 12
 
 Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int]  # (columns, downs, dealt, cleared)
+# The searches' steps, typed for mypyc (setup.py): with the types the compiled code unpacks tuples
+# and compares ints natively; untyped, each is a generic Python operation.
+Move = tuple[int, int, int]  # (src, dst, count)
+Step = Union[Move, str]  # a move, or "deal"
+Steps = tuple[Step, ...]  # the steps of one child: one move or deal, or a macro-move's two moves
 
 
 def code_of(card) -> int:
@@ -38,7 +53,7 @@ def _link(lower: int, upper: int) -> int:
     return W_RANK if (upper & 15) == (lower & 15) - 1 else 0
 
 
-def move_gain(cols, downs, src: int, dst: int, count: int) -> int:
+def move_gain(cols: tuple[bytes, ...], downs: tuple[int, ...], src: int, dst: int, count: int) -> int:
     """The change a move makes to the position's worth, read off the two ends it touches."""
     col = cols[src]
     cut = len(col) - count  # index of the moving run's head
@@ -64,8 +79,12 @@ def _completes(target: bytes, down: int, count: int) -> bool:
     return len(target) - down >= need and run_length(target, down) >= need
 
 
-def deal_gain(cols, deal: tuple[int, ...]) -> int:
-    return sum(_link(col[-1], card) for col, card in zip(cols, deal) if col) - W_DEAL
+def deal_gain(cols: tuple[bytes, ...], deal: tuple[int, ...]) -> int:
+    gain = -W_DEAL
+    for col, card in zip(cols, deal):
+        if col:
+            gain += _link(col[-1], card)
+    return gain
 
 
 def run_length(col: bytes, down: int) -> int:
@@ -83,9 +102,9 @@ def _ends_in_run(col: bytes, down: int) -> bool:
     return len(col) - down >= RUN and _FULL.get(col[-1]) == col[-RUN:]
 
 
-def run_lengths(cols, downs) -> list[int]:
+def run_lengths(cols: tuple[bytes, ...], downs: tuple[int, ...]) -> list[int]:
     """run_length of every column, in one loop (once per expanded node)."""
-    runs = []
+    runs: list[int] = []
     for col, down in zip(cols, downs):
         n = len(col)
         if n <= down:

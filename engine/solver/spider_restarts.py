@@ -26,7 +26,7 @@ from typing import Callable
 
 from .spider_board import Node
 from .spider_best import (
-    BASE, DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, MACRO_SHORT, Search, Weights, best_first,
+    BASE, DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, MACRO_SHORT, Deals, Expand, Search, Weights, best_first,
 )
 
 FIRST_ROUND = 200_000  # nodes of the portfolio alone (counted with the pass's first node)
@@ -54,8 +54,8 @@ def turns_of(suits: int) -> int:
     return TURNS.get(suits, 1)
 
 
-def restarts(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
-             expand: Callable | None = None) -> Search:
+def restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
+             expand: Expand | None = None) -> Search:
     """A spider_best.interleave search (a primed coroutine, the same protocol as best_first) that
     runs `w` with salts FIRST_SALT, FIRST_SALT + 1, ... for RESTART_NODES nodes each."""
     search = _restarts(root, deals, runs_to_win, key, w, expand)
@@ -63,7 +63,8 @@ def restarts(root: Node, deals: tuple, runs_to_win: int, key: Callable[[Node], b
     return search
 
 
-def _restarts(root, deals, runs_to_win, key, w, expand) -> Search:
+def _restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
+              expand: Expand | None) -> Search:
     quota = yield 0, None
     salt = FIRST_SALT
     search: Search | None = None
