@@ -29,5 +29,6 @@ bench: $(STAMP)
 engine: $(STAMP)
 	$(BIN)/arena engine
 
-clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+clean:  # also the compiled solver (setup.py builds it in place, where it loads before its source)
+	rm -rf $(VENV) .pytest_cache .hypothesis build
+	rm -f engine/solver/*.so engine/solver/compiled-sources.json arena_solver__mypyc*.so
