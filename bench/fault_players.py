@@ -34,6 +34,13 @@ class Stuck(Exception):
     """No gateway let this player go on for GIVE_UP_S."""
 
 
+def stuck(session: Session, what: str) -> Stuck:
+    """Stuck, saying what the player met last (the causes of its last interruptions), so a run that fails
+    this way tells why without another run."""
+    met = [why for _, who, why in session.journal.causes if who == session.name][-4:]
+    return Stuck(f"{session.name}: {what}; it met last: {', '.join(met) or 'no interruption'}")
+
+
 def run_over(stop: asyncio.Event, *sessions: Session) -> bool:
     """Whether these players stop now: the run has ended and each has moved since its last interruption. One
     interrupted near the end (a race set up again, a game found over on reopening) plays on until it moves
@@ -45,7 +52,7 @@ def run_over(stop: asyncio.Event, *sessions: Session) -> bool:
     for session in waiting:
         session.stopped_at = session.stopped_at or now
         if now - session.stopped_at > GIVE_UP_S:
-            raise Stuck(f"{session.name}: did not move again after its last interruption")
+            raise stuck(session, "did not move again after its last interruption")
     return not waiting
 
 
@@ -58,6 +65,7 @@ class Session:
         self.url = next(self.order)
         self.token = ""
         self.stopped_at = 0.0  # when the run ended while this player waited to move again (run_over)
+        self.reopen_why = ""  # why _moves gave up on its socket without a status
 
     def failover(self, why: str = "") -> None:
         self.journal.interrupted(self.name, "reconnect", why)
@@ -76,7 +84,7 @@ class Session:
             except httpx.TransportError as exc:
                 why = f"http: {type(exc).__name__}"
             if asyncio.get_running_loop().time() > deadline:
-                raise Stuck(f"{self.name}: {method} {path} never answered")
+                raise stuck(self, f"{method} {path} never answered")
             self.failover(why)
             await asyncio.sleep(RETRY_S)
 
@@ -89,7 +97,7 @@ class Session:
         deadline = asyncio.get_running_loop().time() + GIVE_UP_S
         while True:
             if asyncio.get_running_loop().time() > deadline:
-                raise Stuck(f"{self.name}: game {game_id} could not be played on")
+                raise stuck(self, f"game {game_id} could not be played on")
             ticket = (await self.http("POST", "/api/tickets"))["ticket"]
             ws_url = self.url.replace("http://", "ws://") + f"/ws/games/{game_id}?ticket={ticket}"
             try:
@@ -101,12 +109,13 @@ class Session:
                 self.failover(f"socket: {type(exc).__name__}")
                 await asyncio.sleep(RETRY_S)
                 continue
-            self.failover("socket: refused")
+            self.failover(self.reopen_why)
             await asyncio.sleep(RETRY_S)
 
     async def _moves(self, conn, game_id: str, choose) -> str | None:
         first = json.loads(await asyncio.wait_for(conn.recv(), 10))
         if first["type"] != "s2c.snapshot":
+            self.reopen_why = f"socket: refused ({first.get('code', first['type'])})"
             return None  # refused (unavailable): open again
         snapshot = first["snapshot"]
         version, view = snapshot["version"], snapshot["view"]
@@ -120,10 +129,12 @@ class Session:
             frame = json.dumps({"type": "c2s.move", "move_id": move_id, "version": version, "move": move})
             answer = await self._answer(conn, frame, move_id)
             if answer["type"] == "s2c.rejected":
+                self.reopen_why = f"move rejected ({answer.get('code')})"
                 return None  # stale: another socket moved it on; open again for the current version
             version = answer["version"]
             self.journal.ack(self.name, game_id, version, move_id)
             if answer.get("snapshot") is None:
+                self.reopen_why = "accepted again without a snapshot"
                 return None  # a retry of a move this socket showed already: open again for the current version
             view = answer["snapshot"]["view"]  # the acceptance carries the game after the move
             await asyncio.sleep(PACE_S)
