@@ -17,6 +17,7 @@ import time
 import engine
 from engine.solver.figures import HEADER, measure
 from engine.solver.compiled import describe
+from services.solver_pool import collector_paused
 
 # (game, variant, full seed count, quick seed count)
 CASES = [
@@ -52,5 +53,6 @@ def main(argv: list[str]) -> None:
     for game, variant, full, short in CASES:
         seeds = range(1, (short if quick else full) + 1)
         budget = QUICK_BUDGET.get(game) if quick else None
-        figures = measure(game, variant, seeds, budget)
+        with collector_paused():  # as the solver worker and `arena solve` run
+            figures = measure(game, variant, seeds, budget)
         print(figures.row() + f" {1000 * _deal_time(game, variant, seeds[:50]):>8.2f}", flush=True)

@@ -11,6 +11,7 @@ from engine.errors import RuleError
 from engine.solver import solvable_games
 from engine.solver.compiled import describe
 from engine.solver.figures import HEADER, measure
+from services.solver_pool import collector_paused
 
 
 def _seed_range(text: str) -> range:
@@ -69,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         if args.stats and (done % 100 == 0 or done == total):
             print(f"  {done}/{total} deals solved", file=sys.stderr, flush=True)
 
-    figures = measure(args.game, variant, args.seeds, args.budget, on_deal)
+    with collector_paused():  # this process only solves (services/solver_pool.py says why)
+        figures = measure(args.game, variant, args.seeds, args.budget, on_deal)
     if isinstance(figures, RuleError):
         print(f"arena solve: {figures.message}", file=sys.stderr)
         return 2

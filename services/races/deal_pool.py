@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from ..solver_pool import solver_pool
+from ..solver_pool import in_solver_worker
 from typing import Any
 
 import msgspec
@@ -36,7 +36,7 @@ class DealPool:
 
     async def _choose(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:
         if self.in_worker:  # `choose` must then be a module-level function (it is pickled to the worker)
-            return await asyncio.get_running_loop().run_in_executor(solver_pool(), self.choose, game, variant)
+            return await in_solver_worker(self.choose, game, variant)
         return await asyncio.to_thread(self.choose, game, variant)
 
     async def take(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:

@@ -10,7 +10,6 @@ Knows no game rule: deals, moves and results come from the game service and the 
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,7 +21,7 @@ from engine.intents import ResignIntent
 from ..games.entries import DAILY, PRACTICE, GameLinks
 from ..games.model import GameSummary
 from ..games.service import GameService
-from ..solver_pool import solver_pool
+from ..solver_pool import in_solver_worker
 from ..store import EventStore, VersionConflict
 from ..store.keys import attempt_stream_id, daily_stream_id
 from . import challenge as ch
@@ -94,9 +93,8 @@ class TournamentService(AttemptResults):
         check = check_for(daily.game)
         # The solver is seconds of CPU work: in a worker process, so this process's sockets (and its GIL)
         # keep being served meanwhile.
-        loop = asyncio.get_running_loop()
-        pick = await loop.run_in_executor(solver_pool(), _pick, self.secret, ref.date, daily.game,
-                                          daily.variant, daily.game, PROOF_COUNTERS)
+        pick = await in_solver_worker(_pick, self.secret, ref.date, daily.game, daily.variant, daily.game,
+                                      PROOF_COUNTERS)
         if isinstance(pick, RuleError):  # no proof within the budget: the weaker check, recorded as such
             check = FALLBACK_CHECK
             pick = pick_seed(self.secret, ref.date, daily.game, daily.variant, check)
