@@ -73,9 +73,9 @@ def test_restarts_beside_the_portfolio_win_a_deal_it_left_unknown(monkeypatch):
     assert play_out({"suits": 2}, 3144, verdict.line).status == engine.WON
 
 
-def test_one_and_two_suits_default_to_a_million_nodes_and_four_suits_to_200_000():
+def test_one_and_two_suits_default_to_a_million_nodes_and_four_suits_to_400_000():
     budgets = {suits: default_budget(engine.initial_state("spider", {"suits": suits}, 1)) for suits in (1, 2, 4)}
-    assert budgets == {1: 1_000_000, 2: 1_000_000, 4: 200_000}
+    assert budgets == {1: 1_000_000, 2: 1_000_000, 4: 400_000}
     assert spider_restarts.FIRST_ROUND == 200_000
 
 
