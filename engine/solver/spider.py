@@ -34,7 +34,7 @@ from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from .search import UNKNOWN, WINNABLE, depth_first
 from .spider_best import Expand, Search, best_first, depth_first_beside, interleave, portfolio_for
-from .spider_restarts import FIRST_ROUND, restarted_for, restarts, turns_of
+from .spider_restarts import FIRST_ROUND, restart_nodes_of, restarted_for, restarts, turns_of
 from .spider_board import (
     Move, Node, Steps, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
     run_lengths,
@@ -43,8 +43,8 @@ from .spider_board import (
 DEAL = "deal"
 
 # Nodes a solve visits when its caller names no budget, per suit count of the deck (four suits:
-# engine.solver.DEFAULT_BUDGETS["spider"], 400,000). Past 200,000 nodes one and two suits add short
-# restarts (spider_restarts). On the tuning deals the portfolio left unknown at 200,000 nodes (one
+# engine.solver.DEFAULT_BUDGETS["spider"], 400,000). Past 200,000 nodes every suit count adds short
+# restarts (spider_restarts; four suits since 2026-12-02). On the tuning deals the portfolio left unknown at 200,000 nodes (one
 # suit: 4 of 2001..3000; two suits: 6 of 2001..2300 and 3001..3400) the portfolio alone won 3 and 4
 # within 2,000,000 nodes, with the restarts all 10 within 782,000 (docs/solvers.md). A deal won
 # within 200,000 nodes is searched exactly as before; a deal that stays unknown costs some 40 to 80 s of CPU.
@@ -298,14 +298,15 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
     first += [best_first(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
               for w in portfolio_for(suits)]
     restarted = restarted_for(suits)
-    if not restarted:  # four suits: the portfolio alone, to the end of the budget
+    if not restarted:  # the portfolio alone, to the end of the budget
         won, steps, nodes = interleave(first, budget, 1)
     else:  # the portfolio alone for FIRST_ROUND nodes, then restarts take turns beside it
         won, steps, nodes = interleave(first, min(budget, FIRST_ROUND), 1)
         if won is None and budget > nodes:
             # A series per setting, listed `turns` times: its turns in a row (interleave drops each listing once dry).
             for w in restarted:
-                series = restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
+                series = restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None,
+                                  restart_nodes_of(suits))
                 first += [series] * turns_of(suits)
             won, steps, nodes = interleave(first, budget, nodes)
     if won is False:  # every pass-1 search ran dry: only the complete pass can tell

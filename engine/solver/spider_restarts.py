@@ -12,8 +12,10 @@ tuning deals, MACRO_COVER_JITTER won with none of 30 salts where MACRO_SHORT wit
 
 A budget up to FIRST_ROUND searches exactly as before (the restarts have not begun), so hints,
 reviews and the deal pickers, which name smaller budgets, are unchanged, and so is every deal the
-portfolio wins within FIRST_ROUND nodes. Four suits have no restarts (their goal is a time, and
-their portfolio is two jittered settings already).
+portfolio wins within FIRST_ROUND nodes. Four suits restart one setting, MACRO_COVER_JITTER, for
+20,000 nodes a restart (their default budget of 400,000 leaves the series about 67,000 nodes: three
+restarts and part of a fourth). Four-suit wins come later than one-suit ones (a salt that wins a
+stubborn tuning deal does so within 4,000 to 25,000 nodes), so 10,000 a restart would miss most of them.
 
 Every restart searches the same moves from the same root, only in another order, so they all
 reach the same positions when they run dry: the first that runs dry has shown that no restart can
@@ -30,7 +32,8 @@ from .spider_best import (
 )
 
 FIRST_ROUND = 200_000  # nodes of the portfolio alone (counted with the pass's first node)
-RESTART_NODES = 10_000  # per restart
+RESTART_NODES = 10_000  # per restart (RESTART_NODES_BY_SUITS where a suit count has its own)
+RESTART_NODES_BY_SUITS = {4: 20_000}
 FIRST_SALT = 11  # the next salts in turn; 3 and 7 are the portfolio's own copies'
 
 # The settings restarted, per suit count, one series each (salts FIRST_SALT, ... in each): first the
@@ -38,11 +41,11 @@ FIRST_SALT = 11  # the next salts in turn; 3 and 7 are the portfolio's own copie
 # settings (the restart replaces the salt). Chosen on fresh tuning deals, docs/solvers.md.
 BASE_JITTER = BASE._replace(jitter=12)
 MACRO_SHORT_JITTER = MACRO_SHORT._replace(jitter=12)
-RESTARTED = {1: (DOWN_HEAVY_JITTER, BASE_JITTER), 2: (MACRO_COVER_JITTER, MACRO_SHORT_JITTER)}
+RESTARTED = {1: (DOWN_HEAVY_JITTER, BASE_JITTER), 2: (MACRO_COVER_JITTER, MACRO_SHORT_JITTER), 4: (MACRO_COVER_JITTER,)}
 # Turns in a row per round of each series (the portfolio's searches have one each): on one suit two,
 # so the two series search 4 of every 9 turns past FIRST_ROUND (one each: 2 of 7); on the one-suit
 # tuning deals that won the slowest (2532) in 635,448 nodes where one turn each took 878,448.
-TURNS = {1: 2, 2: 1}
+TURNS = {1: 2, 2: 1, 4: 1}
 
 
 def restarted_for(suits: int) -> tuple[Weights, ...]:
@@ -54,17 +57,21 @@ def turns_of(suits: int) -> int:
     return TURNS.get(suits, 1)
 
 
+def restart_nodes_of(suits: int) -> int:
+    return RESTART_NODES_BY_SUITS.get(suits, RESTART_NODES)
+
+
 def restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
-             expand: Expand | None = None) -> Search:
+             expand: Expand | None = None, length: int = RESTART_NODES) -> Search:
     """A spider_best.interleave search (a primed coroutine, the same protocol as best_first) that
-    runs `w` with salts FIRST_SALT, FIRST_SALT + 1, ... for RESTART_NODES nodes each."""
-    search = _restarts(root, deals, runs_to_win, key, w, expand)
+    runs `w` with salts FIRST_SALT, FIRST_SALT + 1, ... for `length` nodes each."""
+    search = _restarts(root, deals, runs_to_win, key, w, expand, length)
     next(search)
     return search
 
 
 def _restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
-              expand: Expand | None) -> Search:
+              expand: Expand | None, length: int) -> Search:
     quota = yield 0, None
     salt = FIRST_SALT
     search: Search | None = None
@@ -75,7 +82,7 @@ def _restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], 
             if search is None or not left:
                 search = best_first(root, deals, runs_to_win, key, w._replace(salt=salt), expand)
                 salt += 1
-                left = RESTART_NODES
+                left = length
             try:
                 fresh, line = search.send(min(quota - done, left))
             except StopIteration as stop:  # ran dry: so would every other salt

@@ -14,7 +14,7 @@ from engine.solver import spider, spider_restarts
 from engine.solver.spider import DEAL
 from engine.solver.spider_best import BASE, DOWN_HEAVY_JITTER, MACRO_COVER_JITTER, MACRO_SHORT, interleave
 from engine.solver.spider_restarts import (
-    BASE_JITTER, FIRST_SALT, MACRO_SHORT_JITTER, RESTART_NODES, restarted_for, restarts, turns_of,
+    BASE_JITTER, FIRST_SALT, MACRO_SHORT_JITTER, RESTART_NODES, restart_nodes_of, restarted_for, restarts, turns_of,
 )
 from tests.support.spider_search import deal_root, play_out, search_alone
 
@@ -24,8 +24,8 @@ def _restarts_alone(suits: int, seed: int, budget: int, w=None):
     deal: (won, steps, nodes) as interleave answers."""
     root, deals, search = deal_root(suits, seed)
     w = w or restarted_for(suits)[0]
-    return interleave([restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)],
-                      budget)
+    return interleave([restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None,
+                                restart_nodes_of(suits))], budget)
 
 
 def _intents(steps):
@@ -33,12 +33,13 @@ def _intents(steps):
             for step in steps]
 
 
-def test_one_and_two_suits_restart_two_jittered_settings_and_four_suits_none():
+def test_one_and_two_suits_restart_two_jittered_settings_and_four_suits_one_with_longer_restarts():
     assert restarted_for(1) == (DOWN_HEAVY_JITTER, BASE_JITTER)
     assert restarted_for(2) == (MACRO_COVER_JITTER, MACRO_SHORT_JITTER)
-    assert restarted_for(4) == ()
+    assert restarted_for(4) == (MACRO_COVER_JITTER,)
     assert BASE_JITTER == BASE._replace(jitter=12) and MACRO_SHORT_JITTER == MACRO_SHORT._replace(jitter=12)
-    assert (turns_of(1), turns_of(2)) == (2, 1)
+    assert (turns_of(1), turns_of(2), turns_of(4)) == (2, 1, 1)
+    assert (restart_nodes_of(1), restart_nodes_of(2), restart_nodes_of(4)) == (RESTART_NODES, RESTART_NODES, 20_000)
     assert FIRST_SALT not in (DOWN_HEAVY_JITTER.salt, MACRO_COVER_JITTER.salt)
 
 
@@ -71,6 +72,20 @@ def test_restarts_beside_the_portfolio_win_a_deal_it_left_unknown(monkeypatch):
     verdict = solve_deal("spider", {"suits": 2}, 3144, 100_000)
     assert verdict.winnable and verdict.nodes == 2_000 + (4 * 20 + 19) * 500 + 9_799
     assert play_out({"suits": 2}, 3144, verdict.line).status == engine.WON
+
+
+def test_four_suits_restart_beside_the_portfolio_and_win_a_deal_it_left_unknown(monkeypatch):
+    # Deal 299 (four suits) stays unknown to the portfolio at 500,000 nodes; the series' first restart
+    # (salt 11) wins it alone in 3,682 nodes. With the first round cut to 2,000 nodes (200,000 in the
+    # solver) the series takes one of every three turns after it and wins in its 8th, after 8 turns of
+    # 500 nodes of each of the portfolio's two searches.
+    monkeypatch.setattr(spider, "FIRST_ROUND", 2_000)
+    assert _restarts_alone(4, 299, 20_000)[2] == 3_682
+    verdict = solve_deal("spider", {"suits": 4}, 299, 100_000)
+    assert verdict.winnable and verdict.nodes == 2_000 + 2 * 8 * 500 + 3_682
+    assert play_out({"suits": 4}, 299, verdict.line).status == engine.WON
+    monkeypatch.setitem(spider_restarts.RESTARTED, 4, ())  # the portfolio alone does not win it in those nodes
+    assert solve_deal("spider", {"suits": 4}, 299, verdict.nodes).result == "unknown"
 
 
 def test_one_and_two_suits_default_to_a_million_nodes_and_four_suits_to_400_000():
