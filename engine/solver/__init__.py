@@ -28,7 +28,8 @@ from .search import UNKNOWN, UNWINNABLE, WINNABLE
 # core; enough for nearly every deal, except four-suit Spider (see docs/solvers.md for its share). Spider
 # with one or two suits takes more (spider.BUDGETS_BY_SUITS: see default_budget). Four suits' 400,000
 # is as far as the p99 stays within 10 s of one core (compiled, the collector paused): on seeds 101..300
-# it proves 89.5% where 200,000 proved 83.0%, and at 500,000 (92.0%) the p99 was 11.6 to 13.3 s.
+# it proves 91.0% with the restarts past 200,000 (spider_restarts) where 200,000 proved 83.0%; the
+# portfolio alone at 500,000 proved 92.0%, but its p99 was 11.6 to 13.3 s.
 DEFAULT_BUDGETS = {"pairs": 1_000_000, "spider": 400_000, "wading-pool": 1_000_000, "wizard": 200_000}
 
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from ..solver_pool import in_solver_worker
 from typing import Any
 
 import msgspec
 
+from ..solver_pool import in_solver_worker
 from ..store.keys import race_deals_key
 from .commands import RaceError
 from .deal import ChosenDeal, choose_deal
@@ -28,6 +28,8 @@ POOL_SIZE = 2
 log = logging.getLogger("arena.races")
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(ChosenDeal)
+
+
 class DealPool:
     def __init__(self, redis: Any, choose: Callable[[str, dict], ChosenDeal | RaceError] = choose_deal,
                  size: int = POOL_SIZE, in_worker: bool = False) -> None:
