@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
+from contextlib import nullcontext
 
 from engine.adapters.codec import to_builtins
 from engine.errors import RuleError
-from engine.solver import solvable_games
+from engine.solver import UNKNOWN, UNWINNABLE, WINNABLE, solvable_games
 from engine.solver.compiled import describe
 from engine.solver.figures import HEADER, measure
 from services.solver_pool import collector_paused
@@ -48,6 +50,19 @@ def _text(intent) -> str:
     return kind if not fields else f"{kind}({','.join(str(v) for v in fields.values())})"
 
 
+def _progress_bar():
+    """A progress bar on stderr with the counts so far, where stderr is a terminal (a long --stats run takes
+    minutes); elsewhere None, and a line every 100 deals instead (logs, pipes)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return None
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TimeRemainingColumn(), console=console, transient=True)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         variant = json.loads(args.variant)
@@ -58,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         print("arena solve: --budget must be at least 1", file=sys.stderr)
         return 2
     total = len(args.seeds)
+    counts: Counter[str] = Counter()
+    bar = _progress_bar() if args.stats else None
 
     def on_deal(seed, state, verdict, seconds) -> None:
         if args.json:
@@ -66,11 +83,16 @@ def run(args: argparse.Namespace) -> int:
         elif not args.stats:
             line = f": {' '.join(_text(m) for m in verdict.line)}" if verdict.line else ""
             print(f"seed {seed}: {verdict.result} ({verdict.nodes} nodes){line}", flush=True)
+        counts[verdict.result] += 1
         done = seed - args.seeds.start + 1
-        if args.stats and (done % 100 == 0 or done == total):
-            print(f"  {done}/{total} deals solved", file=sys.stderr, flush=True)
+        so_far = ", ".join(f"{counts[result]} {result}" for result in (WINNABLE, UNWINNABLE, UNKNOWN))
+        if bar is not None:
+            bar.update(task, completed=done, description=so_far)
+        elif args.stats and (done % 100 == 0 or done == total):
+            print(f"  {done}/{total} deals solved ({so_far})", file=sys.stderr, flush=True)
 
-    with collector_paused():  # this process only solves (services/solver_pool.py says why)
+    with collector_paused(), (bar or nullcontext()):  # this process only solves (services/solver_pool.py)
+        task = bar.add_task("solving", total=total) if bar is not None else None
         figures = measure(args.game, variant, args.seeds, args.budget, on_deal)
     if isinstance(figures, RuleError):
         print(f"arena solve: {figures.message}", file=sys.stderr)

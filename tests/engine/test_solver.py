@@ -98,3 +98,19 @@ def test_arena_solve_refuses_an_empty_seed_range():
     for text in ("5..3", "x", "1..y"):
         with pytest.raises(argparse.ArgumentTypeError):
             _seed_range(text)
+
+
+def test_arena_solve_stats_reports_progress_with_the_counts_so_far(capsys):
+    # stderr is no terminal here: a line every 100 deals and at the end, with what was found so far,
+    # in place of the progress bar a terminal gets.
+    from cli.main import main
+
+    assert main(["solve", "--game", "wish", "--seeds", "1..150", "--stats"]) == 0
+    out, err = capsys.readouterr()
+    lines = [line.strip() for line in err.splitlines() if "deals solved" in line]
+    assert lines[0].startswith("100/150 deals solved (") and lines[-1].startswith("150/150 deals solved (")
+    counts = dict((name, int(n)) for n, name in (part.split() for part in lines[-1].split("(")[1].rstrip(")").split(", ")))
+    assert sum(counts.values()) == 150 and counts["unknown"] == 0
+    row = out.splitlines()[-1].split()
+    after_interval = next(i for i, token in enumerate(row) if token.endswith("]")) + 1
+    assert [int(token) for token in row[after_interval:after_interval + 2]] == [counts["unwinnable"], 0]
