@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 import engine
 from engine.solver import solve
@@ -105,7 +105,9 @@ class Session:
                     status = await self._moves(conn, game_id, choose)
                     if status is not None:
                         return status
-            except (ConnectionClosed, InvalidStatus, OSError, asyncio.TimeoutError) as exc:
+            # InvalidHandshake: refused (InvalidStatus), or no valid answer to the upgrade at all
+            # (InvalidMessage: the gateway died mid-handshake, as kill -9 leaves it).
+            except (ConnectionClosed, InvalidHandshake, OSError, asyncio.TimeoutError) as exc:
                 self.failover(f"socket: {type(exc).__name__}")
                 await asyncio.sleep(RETRY_S)
                 continue
