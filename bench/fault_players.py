@@ -234,8 +234,12 @@ async def race_pair(host: Session, stop: asyncio.Event) -> None:
 
 async def _started(racers: tuple[Session, Session], race_id: str) -> list[str] | None:
     """Both say ready (again while the race waits in its lobby: an answer lost to a fault); the racers' game
-    ids once the start signal has given them, host first; None if the race ended without them."""
+    ids once the start signal has given them, host first; None if the race ended without them. Stuck if it
+    neither starts nor ends within GIVE_UP_S (its countdown takes seconds)."""
+    deadline = asyncio.get_running_loop().time() + GIVE_UP_S
     while True:
+        if asyncio.get_running_loop().time() > deadline:
+            raise stuck(racers[0], f"race {race_id} neither started nor ended")
         race = await racers[0].http("GET", f"/api/races/{race_id}")
         games = [racer["game_id"] for racer in race["racers"]]
         if len(games) == 2 and all(games):
