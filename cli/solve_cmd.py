@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     total = len(args.seeds)
     counts: Counter[str] = Counter()
     bar = _progress_bar() if args.stats else None
+    task = bar.add_task("solving", total=total) if bar is not None else None
 
     def on_deal(seed, state, verdict, seconds) -> None:
         if args.json:
@@ -86,13 +87,12 @@ def run(args: argparse.Namespace) -> int:
         counts[verdict.result] += 1
         done = seed - args.seeds.start + 1
         so_far = ", ".join(f"{counts[result]} {result}" for result in (WINNABLE, UNWINNABLE, UNKNOWN))
-        if bar is not None:
+        if bar is not None and task is not None:
             bar.update(task, completed=done, description=so_far)
         elif args.stats and (done % 100 == 0 or done == total):
             print(f"  {done}/{total} deals solved ({so_far})", file=sys.stderr, flush=True)
 
     with collector_paused(), (bar or nullcontext()):  # this process only solves (services/solver_pool.py)
-        task = bar.add_task("solving", total=total) if bar is not None else None
         figures = measure(args.game, variant, args.seeds, args.budget, on_deal)
     if isinstance(figures, RuleError):
         print(f"arena solve: {figures.message}", file=sys.stderr)
