@@ -44,7 +44,8 @@ MACRO_SHORT_JITTER = MACRO_SHORT._replace(jitter=12)
 RESTARTED = {1: (DOWN_HEAVY_JITTER, BASE_JITTER), 2: (MACRO_COVER_JITTER, MACRO_SHORT_JITTER), 4: (MACRO_COVER_JITTER,)}
 # Turns in a row per round of each series (the portfolio's searches have one each): on one suit two,
 # so the two series search 4 of every 9 turns past FIRST_ROUND (one each: 2 of 7); on the one-suit
-# tuning deals that won the slowest (2532) in 635,448 nodes where one turn each took 878,448.
+# tuning deals that won the slowest (2532) in 635,448 nodes where one turn each took 878,448. Two suits
+# one each (2 of 6); four suits' one series one (1 of 3, beside the portfolio's two settings).
 TURNS = {1: 2, 2: 1, 4: 1}
 
 
