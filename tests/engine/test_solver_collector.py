@@ -33,6 +33,23 @@ def test_a_search_leaves_no_garbage_cycles(game, variant):
     assert found == 0, f"{found} objects in cycles after three {game} searches"
 
 
+def test_spider_restarts_leave_no_garbage_cycles(monkeypatch):
+    """The restarts past the first round (spider_restarts) drop each restart's search unfinished when the next
+    begins: with the first round cut to 1,000 nodes the searches above reach them within their budget."""
+    from engine.solver import spider
+
+    monkeypatch.setattr(spider, "FIRST_ROUND", 1_000)
+    gc.collect()
+    gc.disable()
+    try:
+        verdicts = [solve_deal("spider", {"suits": suits}, 299, 30_000) for suits in (2, 4)]
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert all(v.nodes > 1_000 for v in verdicts)  # past the first round, into the restarts
+    assert found == 0, f"{found} objects in cycles after searches with restarts"
+
+
 def test_the_check_sees_a_cycle_when_there_is_one():
     """The same check on a search that does make a cycle (a closure that calls itself), so the test above
     can fail."""
