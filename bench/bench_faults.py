@@ -87,8 +87,13 @@ async def run(folder: Path, *, players: int, phase_s: float, dailies: bool = Tru
             await asyncio.sleep(phase_s)
             # The warm-up lasts until every kind of player has moved: on a loaded machine the first
             # connects and deals may take longer than a short phase, and a fault must meet players at play.
-            deadline = time.monotonic() + WARM_UP_LIMIT_S
+            # A fault's phase lasts until some move is acknowledged in it: a master's failover waits for the
+            # restarted old master to sync as the new one's replica before appends are acknowledged again
+            # (durability first), which on a loaded machine outlasted a short phase (12.5 s to recover).
+            deadline = time.monotonic() + PHASE_LIMIT_S
             while until_moved and time.monotonic() < deadline and not _every_kind_moved(journal, kinds):
+                await asyncio.sleep(0.1)
+            while inject is not None and time.monotonic() < deadline and not _acked_in(journal, name):
                 await asyncio.sleep(0.1)
             phases[-1].ended = time.monotonic()
 
@@ -121,7 +126,11 @@ async def run(folder: Path, *, players: int, phase_s: float, dailies: bool = Tru
         await asyncio.to_thread(system.stop)
 
 
-WARM_UP_LIMIT_S = 60.0
+PHASE_LIMIT_S = 60.0  # the longest a phase waits for its players to move (past its own phase_s)
+
+
+def _acked_in(journal: Journal, phase: str) -> bool:
+    return any(ack.phase == phase for ack in reversed(journal.acks))
 
 
 def _every_kind_moved(journal: Journal, kinds: set[str]) -> bool:
