@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
 
 from services.tournaments.derivation import commitment, pick_seed
-from services.tournaments.winnable import check_for
+from services.tournaments.winnable import DAILY_BUDGETS, check_for
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "daily-verification.md"
 SECRET = b"0123456789abcdef-test-secret"
@@ -26,6 +27,12 @@ def test_the_example_values_are_what_the_server_derives():
     assert f'day_key = "{pick.day_key.hex()}"' in check
     assert f'commitment = "{commitment("2026-02-06", "wish", "mode=standard", pick.seed, salt)}"' in check
     assert pick.counter > 0  # so the doc's check of the skipped counters checks something
+
+
+def test_the_docs_budgets_are_the_servers():
+    # The check of the skipped counters holds only at the budget the server picked with.
+    line = re.search(r"^BUDGET = (\{.*?\})\.get\(game\)", snippets()[0], flags=re.M)
+    assert line and ast.literal_eval(line.group(1)) == DAILY_BUDGETS
 
 
 def test_both_snippets_run_as_written(capsys):
