@@ -15,9 +15,10 @@ Two passes, both counted in one budget of search nodes:
    - best-first searches (spider_best), one per weighting of the deck's suit count, over single
      moves or over the macro-moves above, which win where the depth-first search is stuck under
      an early mistake;
-   - past the first 200,000 nodes, one and two suits only: short restarts of two jittered
-     settings, a series each, every restart breaking near-ties its own way (spider_restarts),
-     beside the searches above.
+   - past the first 200,000 nodes: short restarts of jittered settings (two series on one and two
+     suits, one on four), every restart breaking near-ties its own way (spider_restarts), beside
+     the searches above; on four suits every best-first search then has phase limits too (a
+     phase, what follows a deal until the next, gets a share of expansions; spider_restarts).
 2. If every pass-1 search runs out of moves without a win (that proves nothing, since they
    skipped moves), a complete depth-first pass over every legal move with what is left of the
    budget. Only this pass may answer unwinnable. Its only reductions are exact: once the stock
@@ -34,7 +35,7 @@ from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from .search import UNKNOWN, WINNABLE, depth_first
 from .spider_best import Expand, Search, best_first, depth_first_beside, interleave, portfolio_for
-from .spider_restarts import FIRST_ROUND, restart_nodes_of, restarted_for, restarts, turns_of
+from .spider_restarts import FIRST_ROUND, phase_limits_of, restart_nodes_of, restarted_for, restarts, turns_of
 from .spider_board import (
     Move, Node, Steps, apply_deal, apply_move, code_of, deal_gain, key_of, make_node, move_gain, run_length,
     run_lengths,
@@ -295,7 +296,8 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
     if depth_first_beside(suits):
         first.append(_depth_first(root, search.expand_pruned, search.key, search.won))
         next(first[0])
-    first += [best_first(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None)
+    limits: list[int] = []  # the phase limits, for every best-first search: on past FIRST_ROUND
+    first += [best_first(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None, limits)
               for w in portfolio_for(suits)]
     restarted = restarted_for(suits)
     if not restarted:  # the portfolio alone, to the end of the budget
@@ -303,10 +305,11 @@ def solve_board(board: SpiderBoard, budget: int) -> tuple[str, tuple[AnyIntent, 
     else:  # the portfolio alone for FIRST_ROUND nodes, then restarts take turns beside it
         won, steps, nodes = interleave(first, min(budget, FIRST_ROUND), 1)
         if won is None and budget > nodes:
+            limits.extend(phase_limits_of(suits))
             # A series per setting, listed `turns` times: its turns in a row (interleave drops each listing once dry).
             for w in restarted:
                 series = restarts(root, deals, RUNS_TO_WIN, search.key, w, search.expand_pruned if w.macro else None,
-                                  restart_nodes_of(suits))
+                                  restart_nodes_of(suits), limits)
                 first += [series] * turns_of(suits)
             won, steps, nodes = interleave(first, budget, nodes)
     if won is False:  # every pass-1 search ran dry: only the complete pass can tell

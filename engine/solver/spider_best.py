@@ -25,6 +25,11 @@ macro-moves of spider.py's depth-first pass (a move that only shifts a run is tr
 the progress it enables), which leave fewer positions of equal worth to wander among: on two and
 four suits those settings win with far fewer nodes. This pass proves nothing when it runs out of
 positions (it skips moves); the complete pass in spider.py does that.
+
+A search can also be given phase limits (`limits`, spider_restarts.PHASE_LIMITS): a position a
+deal led to begins a phase, and once the positions of that phase have had their share of
+expansions the rest of them are dropped. Without them a four-suit search that reaches the end of
+the stock in a position it cannot clear spends most of its nodes on that position's phase.
 """
 
 from __future__ import annotations
@@ -179,11 +184,15 @@ def moves(cols: tuple[bytes, ...], downs: tuple[int, ...], deal_possible: bool) 
 
 
 def _search(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
-            expand: Expand | None = None) -> Generator[tuple[int, list[Step] | None], int, int]:
+            expand: Expand | None, limits: list[int]) -> Generator[tuple[int, list[Step] | None], int, int]:
     """One setting's best-first search as a coroutine: sent a number of nodes, it searches that
     many and yields (that number, None), or yields (nodes, steps) as soon as it wins. It returns
     the nodes of its last slice when it runs dry. The children are this module's single moves,
-    or with `expand` that function's (steps, child) pairs (spider.py's macro-moves)."""
+    or with `expand` that function's (steps, child) pairs (spider.py's macro-moves).
+
+    `limits` (empty: none; a caller may fill it between turns): a phase's share of expansions, per
+    deals left after the deal that began it (0 or past the end: no cap; the root's phase: none),
+    counted from when they came on; past it, the phase's positions are dropped as they come up."""
     column_worth = column_worth_of(w)
     # A column's worth, per face-down count and column: positions share most of their columns, so
     # each is counted once (the same sums, a dict lookup instead of a walk). Counts never grow.
@@ -194,6 +203,9 @@ def _search(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], by
     seen = {key(root)}
     parents: list[tuple[int, Steps]] = [(-1, ())]  # per generated position: (parent, steps)
     nodes_of: list[Node | None] = [root]
+    entry = [-1]  # per generated position: where its phase began (-1: in the root's phase)
+    spent: dict[int, int] = {}  # expansions per phase entry, while `limits` are on
+    last = len(deals)
     stock = sum(len(d) for d in deals[root[2]:])
     values = [root[3] * CLEAR - stock_w * stock + sum(column_worth(c, d) for c, d in zip(root[0], root[1]))]
     heap = [(-values[0], 0, 0)]
@@ -205,6 +217,11 @@ def _search(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], by
         assert node is not None  # a heap entry is pushed once, so its node is expanded once
         nodes_of[index] = None  # expanded: only its line back to the root is kept
         cols, downs, dealt, cleared = node
+        if limits and entry[index] >= 0 and last - dealt < len(limits) and limits[last - dealt]:
+            begun = entry[index]
+            share = spent[begun] = spent.get(begun, 0) + 1
+            if share > limits[last - dealt]:
+                continue  # its phase has had its share: dropped
         value = values[index] - step_w
         children = _single(node, deals) if expand is None else expand(node)
         for steps, child in children:
@@ -215,6 +232,7 @@ def _search(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], by
             fresh += 1
             parents.append((index, steps))
             at = len(parents) - 1
+            entry.append(entry[index] if child[2] == dealt else at)
             if child[3] >= runs_to_win:
                 yield fresh, _line(parents, at)
                 return 0
@@ -272,8 +290,9 @@ Search = Generator[tuple[int, list[Step] | None], int, int]
 
 
 def best_first(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes],
-               w: Weights, expand: Expand | None = None) -> Search:
-    search = _search(root, deals, runs_to_win, key, w, expand)
+               w: Weights, expand: Expand | None = None, limits: list[int] | None = None) -> Search:
+    """A primed _search; `limits` is read at every expansion, so a caller may fill it later."""
+    search = _search(root, deals, runs_to_win, key, w, expand, [] if limits is None else limits)
     next(search)
     return search
 

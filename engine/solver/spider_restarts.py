@@ -1,4 +1,4 @@
-"""Spider's first pass past its first 200,000 nodes: short restarts beside the portfolio.
+"""Spider's first pass past its first 200,000 nodes: short restarts beside the portfolio, and phase limits.
 
 A best-first search that breaks near-ties by its key's CRC-32 (a `jitter` setting of spider_best)
 wins a deal within a few thousand nodes or, most often, not at all: which salt wins is a lottery,
@@ -10,16 +10,18 @@ setting wins a stubborn deal varies as much as which salt does (on two suits 362
 tuning deals, MACRO_COVER_JITTER won with none of 30 salts where MACRO_SHORT with jitter won 1 and
 15 of 30), so each suit count restarts two settings of its portfolio, not one.
 
-A budget up to FIRST_ROUND searches exactly as before (the restarts have not begun), so hints,
-reviews and the deal pickers, which name smaller budgets, are unchanged, and so is every deal the
-portfolio wins within FIRST_ROUND nodes. Four suits restart one setting, MACRO_COVER_JITTER, for
+A budget up to FIRST_ROUND searches exactly as before (neither the restarts nor the phase limits
+have begun), so hints, reviews and the deal pickers, which name smaller budgets, are unchanged, and
+so is every deal the portfolio wins within FIRST_ROUND nodes. Four suits restart one setting, MACRO_COVER_JITTER, for
 20,000 nodes a restart (their default budget of 400,000 leaves the series about 67,000 nodes: three
 restarts and part of a fourth). Four-suit wins come later than one-suit ones (a salt that wins a
 stubborn tuning deal does so within 4,000 to 25,000 nodes), so 10,000 a restart would miss most of them.
 
-Every restart searches the same moves from the same root, only in another order, so they all
-reach the same positions when they run dry: the first that runs dry has shown that no restart can
-win, and the series ends (the complete pass of spider.py may then still answer).
+Every restart searches the same moves from the same root, only in another order, so without
+phase limits they all reach the same positions when they run dry: the first that runs dry has
+shown that no restart can win, and the series ends (the complete pass of spider.py may then still
+answer). With phase limits (four suits, below) a restart that runs dry has only used up its
+phases' shares, and the series still ends: the other searches take its turns.
 """
 
 from __future__ import annotations
@@ -62,17 +64,35 @@ def restart_nodes_of(suits: int) -> int:
     return RESTART_NODES_BY_SUITS.get(suits, RESTART_NODES)
 
 
+# Past FIRST_ROUND, four suits only: the expansions each search (the portfolio's and the restarts') may
+# spend below one entry into a phase (a position a deal led to, and what follows it without a deal),
+# per deals left after that entry: none left 300, one 1,000, two to four 5,000 (spider_best's `limits`).
+# The searches of the four-suit deals they cannot win within FIRST_ROUND spend most of their nodes in a
+# few phases, after the last deal or the one before it (59% to 93% of the expansions of deals 127, 132
+# and 136 after the last deal, with no or one run cleared): a capped phase hands its turns to other
+# entries. From the position the last deal led to, a winning line's end is found in a few hundred nodes
+# on most deals. Chosen on seeds 101..300 (docs/solvers.md): of the 34 deals not won within FIRST_ROUND at
+# 400,000 nodes, 25 won where 16 were; a cap after the last deal alone won 21.
+PHASE_LIMITS = {4: (300, 1_000, 5_000, 5_000, 5_000)}
+
+
+def phase_limits_of(suits: int) -> tuple[int, ...]:
+    """Per deals left after a phase's entry, the expansions allowed below it past FIRST_ROUND (none: no cap)."""
+    return PHASE_LIMITS.get(suits, ())
+
+
 def restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
-             expand: Expand | None = None, length: int = RESTART_NODES) -> Search:
+             expand: Expand | None = None, length: int = RESTART_NODES, limits: list[int] | None = None) -> Search:
     """A spider_best.interleave search (a primed coroutine, the same protocol as best_first) that
-    runs `w` with salts FIRST_SALT, FIRST_SALT + 1, ... for `length` nodes each."""
-    search = _restarts(root, deals, runs_to_win, key, w, expand, length)
+    runs `w` with salts FIRST_SALT, FIRST_SALT + 1, ... for `length` nodes each (every restart with
+    best_first's `limits`)."""
+    search = _restarts(root, deals, runs_to_win, key, w, expand, length, [] if limits is None else limits)
     next(search)
     return search
 
 
 def _restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,
-              expand: Expand | None, length: int) -> Search:
+              expand: Expand | None, length: int, limits: list[int]) -> Search:
     quota = yield 0, None
     salt = FIRST_SALT
     search: Search | None = None
@@ -81,7 +101,7 @@ def _restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], 
         done = 0  # nodes of this turn, over one restart or the end of one and the start of the next
         while done < quota:
             if search is None or not left:
-                search = best_first(root, deals, runs_to_win, key, w._replace(salt=salt), expand)
+                search = best_first(root, deals, runs_to_win, key, w._replace(salt=salt), expand, limits)
                 salt += 1
                 left = length
             try:
