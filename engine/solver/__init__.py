@@ -26,11 +26,11 @@ from .search import UNKNOWN, UNWINNABLE, WINNABLE
 
 # Nodes a solve may visit when the caller names no budget, per search: a few seconds at most on one
 # core; enough for nearly every deal, except four-suit Spider (see docs/solvers.md for its share). Spider
-# with one or two suits takes more (spider.BUDGETS_BY_SUITS: see default_budget). Four suits' 400,000
-# is as far as the p99 stays within 10 s of one core (compiled, the collector paused): on seeds 101..300
-# it proves 91.0% with the restarts past 200,000 (spider_restarts) where 200,000 proved 83.0%; the
-# portfolio alone at 500,000 proved 92.0%, but its p99 was 11.6 to 13.3 s.
-DEFAULT_BUDGETS = {"pairs": 1_000_000, "spider": 400_000, "wading-pool": 1_000_000, "wizard": 200_000}
+# with one or two suits takes more (spider.BUDGETS_BY_SUITS: see default_budget). Four suits' 600,000
+# keeps the p99 within 10 s of one core (compiled, the collector paused, the restarts and phase limits
+# past 200,000 of spider_restarts): on seeds 101..1100 it proves 96.3% with a p99 of 7.9 s, where
+# 400,000 proved 95.2% (p99 6.2 s) and 200,000 about 83%.
+DEFAULT_BUDGETS = {"pairs": 1_000_000, "spider": 600_000, "wading-pool": 1_000_000, "wizard": 200_000}
 
 
 class Verdict(Struct, frozen=True):
