@@ -26,11 +26,11 @@ from .search import UNKNOWN, UNWINNABLE, WINNABLE
 
 # Nodes a solve may visit when the caller names no budget, per search: a few seconds at most on one
 # core; enough for nearly every deal, except four-suit Spider (see docs/solvers.md for its share). Spider
-# with one or two suits takes more (spider.BUDGETS_BY_SUITS: see default_budget). Four suits' 600,000
+# with one or two suits takes more (spider.BUDGETS_BY_SUITS: see default_budget). Four suits' 500,000
 # keeps the p99 within 10 s of one core (compiled, the collector paused, the restarts and phase limits
-# past 200,000 of spider_restarts): on seeds 101..1100 it proves 96.3% with a p99 of 7.9 s, where
-# 400,000 proved 95.2% (p99 6.2 s) and 200,000 about 83%.
-DEFAULT_BUDGETS = {"pairs": 1_000_000, "spider": 600_000, "wading-pool": 1_000_000, "wizard": 200_000}
+# past 200,000 of spider_restarts): on seeds 101..1100 it proves 97.0% with a p99 of 7.9 s; 600,000
+# proved 97.5% with a p99 of 9.3 s and a max of 11.4 s, too near the goal.
+DEFAULT_BUDGETS = {"pairs": 1_000_000, "spider": 500_000, "wading-pool": 1_000_000, "wizard": 200_000}
 
 
 class Verdict(Struct, frozen=True):

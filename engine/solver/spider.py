@@ -44,7 +44,7 @@ from .spider_board import (
 DEAL = "deal"
 
 # Nodes a solve visits when its caller names no budget, per suit count of the deck (four suits:
-# engine.solver.DEFAULT_BUDGETS["spider"], 600,000). Past 200,000 nodes every suit count adds short
+# engine.solver.DEFAULT_BUDGETS["spider"], 500,000). Past 200,000 nodes every suit count adds short
 # restarts (spider_restarts; four suits since 2026-12-02). On the tuning deals the portfolio left
 # unknown at 200,000 nodes (one suit: 4 of 2001..3000; two suits: 6 of 2001..2300 and 3001..3400) the portfolio alone won 3 and 4
 # within 2,000,000 nodes, with the restarts all 10 within 782,000 (docs/solvers.md). A deal won

@@ -190,9 +190,10 @@ def _search(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], by
     the nodes of its last slice when it runs dry. The children are this module's single moves,
     or with `expand` that function's (steps, child) pairs (spider.py's macro-moves).
 
-    `limits` (empty: none; a caller may fill it between turns): a phase's share of expansions, per
-    deals left after the deal that began it (0 or past the end: no cap; the root's phase: none),
-    counted from when they came on; past it, the phase's positions are dropped as they come up."""
+    `limits` (empty: none; a caller may fill it between turns): phases' shares of expansions, the
+    root's phase first (capped only while a deal is left after it), then per deals left after the
+    deal that began a phase (0 or past the end: no cap); counted from when they came on, and past
+    a share the phase's positions are dropped as they come up."""
     column_worth = column_worth_of(w)
     # A column's worth, per face-down count and column: positions share most of their columns, so
     # each is counted once (the same sums, a dict lookup instead of a walk). Counts never grow.
@@ -203,7 +204,7 @@ def _search(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], by
     seen = {key(root)}
     parents: list[tuple[int, Steps]] = [(-1, ())]  # per generated position: (parent, steps)
     nodes_of: list[Node | None] = [root]
-    entry = [-1]  # per generated position: where its phase began (-1: in the root's phase)
+    entry = [0]  # per generated position: the position its phase began with (0: the root)
     spent: dict[int, int] = {}  # expansions per phase entry, while `limits` are on
     last = len(deals)
     stock = sum(len(d) for d in deals[root[2]:])
@@ -217,11 +218,14 @@ def _search(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], by
         assert node is not None  # a heap entry is pushed once, so its node is expanded once
         nodes_of[index] = None  # expanded: only its line back to the root is kept
         cols, downs, dealt, cleared = node
-        if limits and entry[index] >= 0 and last - dealt < len(limits) and limits[last - dealt]:
+        if limits:
             begun = entry[index]
-            share = spent[begun] = spent.get(begun, 0) + 1
-            if share > limits[last - dealt]:
-                continue  # its phase has had its share: dropped
+            left = last - dealt
+            slot = 0 if not begun else 1 + left  # (the root's phase, with no deal left, is all there is)
+            if slot < len(limits) and limits[slot] and (begun or left):
+                share = spent[begun] = spent.get(begun, 0) + 1
+                if share > limits[slot]:
+                    continue  # its phase has had its share: dropped
         value = values[index] - step_w
         children = _single(node, deals) if expand is None else expand(node)
         for steps, child in children:

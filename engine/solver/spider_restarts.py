@@ -13,8 +13,8 @@ tuning deals, MACRO_COVER_JITTER won with none of 30 salts where MACRO_SHORT wit
 A budget up to FIRST_ROUND searches exactly as before (neither the restarts nor the phase limits
 have begun), so hints, reviews and the deal pickers, which name smaller budgets, are unchanged, and
 so is every deal the portfolio wins within FIRST_ROUND nodes. Four suits restart one setting, MACRO_COVER_JITTER, for
-20,000 nodes a restart (their default budget of 600,000 leaves the series about 133,000 nodes: six
-restarts and part of a seventh). Four-suit wins come later than one-suit ones (a salt that wins a
+20,000 nodes a restart (their default budget of 500,000 leaves the series about 100,000 nodes: five
+restarts). Four-suit wins come later than one-suit ones (a salt that wins a
 stubborn tuning deal does so within 4,000 to 25,000 nodes), so 10,000 a restart would miss most of them.
 
 Every restart searches the same moves from the same root, only in another order, so without
@@ -26,7 +26,7 @@ phases' shares, and the series still ends: the other searches take its turns.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .spider_board import Node
 from .spider_best import (
@@ -64,21 +64,28 @@ def restart_nodes_of(suits: int) -> int:
     return RESTART_NODES_BY_SUITS.get(suits, RESTART_NODES)
 
 
+class PhaseLimits(NamedTuple):
+    root: int  # the root's phase (while a deal is left after it)
+    by_deals_left: tuple[int, ...]  # a phase a deal began, by the deals left after that deal
+
+
 # Past FIRST_ROUND, four suits only: the expansions each search (the portfolio's and the restarts') may
-# spend below one entry into a phase (a position a deal led to, and what follows it without a deal),
-# per deals left after that entry: none left 300, one 1,000, two to four 5,000 (spider_best's `limits`).
-# The searches of the four-suit deals they cannot win within FIRST_ROUND spend most of their nodes in a
-# few phases, after the last deal or the one before it (59% to 93% of the expansions of deals 127, 132
-# and 136 after the last deal, with no or one run cleared): a capped phase hands its turns to other
-# entries. From the position the last deal led to, a winning line's end is found in a few hundred nodes
-# on most deals. Chosen on seeds 101..300 (docs/solvers.md): of the 34 deals not won within FIRST_ROUND at
-# 400,000 nodes, 25 won where 16 were; a cap after the last deal alone won 21.
-PHASE_LIMITS = {4: (300, 1_000, 5_000, 5_000, 5_000)}
+# spend in one phase (the position a deal led to and what follows it without a deal), by the deals left
+# after that deal: none 300, one 1,000, two to four 5,000; and in the root's phase 3,000. The searches of
+# the four-suit deals they cannot win within FIRST_ROUND spend most of their nodes in one phase: after the
+# last deal or the one before it (59% to 93% of the expansions of deals 127, 132 and 136 after the last
+# deal, with no or one run cleared), or before the first (114, 161, 162, 224); a capped phase hands its
+# turns to others. From the position the last deal led to, a winning line's end is found in a few hundred
+# nodes on most deals. Chosen on seeds 101..300 and then on the deals left unknown over 101..1100
+# (docs/solvers.md).
+PHASE_LIMITS = {4: PhaseLimits(3_000, (300, 1_000, 5_000, 5_000, 5_000))}
 
 
-def phase_limits_of(suits: int) -> tuple[int, ...]:
-    """Per deals left after a phase's entry, the expansions allowed below it past FIRST_ROUND (none: no cap)."""
-    return PHASE_LIMITS.get(suits, ())
+def phase_limits_of(suits: int) -> list[int]:
+    """The shares of expansions past FIRST_ROUND as spider_best's search reads them: the root's
+    phase first, then by deals left (empty: no limits)."""
+    limits = PHASE_LIMITS.get(suits)
+    return [limits.root, *limits.by_deals_left] if limits else []
 
 
 def restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], bytes], w: Weights,

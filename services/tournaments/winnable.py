@@ -54,7 +54,7 @@ def _not_lost_at_deal(game: str, variant: dict[str, Any], seed: int) -> bool:
 
 # Search nodes per deal when choosing a daily or a race's deal (absent: the solver's default). A deal the
 # solver cannot prove within this is stepped over, so the budget trades preparation time against proven
-# deals. Spider takes 200,000 nodes, a third of four suits' default (some 3 to 6 s of one core in the solver worker for a
+# deals. Spider takes 200,000 nodes, two fifths of four suits' default (some 3 to 6 s of one core in the solver worker for a
 # deal it cannot prove): at 20,000 only about 3% of four-suit deals were proven (before the cover settings of
 # spider_best), so a four-suit daily fell back to "not lost at the deal" more often than not; at 200,000 some
 # five in six are (166 of seeds 101..300, docs/solvers.md). One and two suits keep it too, below their solver default of

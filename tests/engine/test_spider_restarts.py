@@ -90,9 +90,9 @@ def test_four_suits_restart_beside_the_portfolio_and_win_a_deal_it_left_unknown(
     assert solve_deal("spider", {"suits": 4}, 299, verdict.nodes).result == "unknown"
 
 
-def test_one_and_two_suits_default_to_a_million_nodes_and_four_suits_to_600_000():
+def test_one_and_two_suits_default_to_a_million_nodes_and_four_suits_to_500_000():
     budgets = {suits: default_budget(engine.initial_state("spider", {"suits": suits}, 1)) for suits in (1, 2, 4)}
-    assert budgets == {1: 1_000_000, 2: 1_000_000, 4: 600_000}
+    assert budgets == {1: 1_000_000, 2: 1_000_000, 4: 500_000}
     assert spider_restarts.FIRST_ROUND == 200_000
 
 
