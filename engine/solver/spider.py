@@ -17,8 +17,9 @@ Two passes, both counted in one budget of search nodes:
      an early mistake;
    - past the first 200,000 nodes: short restarts of jittered settings (two series on one and two
      suits, one on four), every restart breaking near-ties its own way (spider_restarts), beside
-     the searches above; on four suits every best-first search then has phase limits too (a
-     phase, what follows a deal until the next, gets a share of expansions; spider_restarts).
+     the searches above; on four suits every best-first search then has phase limits too (each
+     phase, from the start or a deal up to the next deal, gets a share of expansions, then the
+     rest of it is dropped; spider_restarts).
 2. If every pass-1 search runs out of moves without a win (that proves nothing, since they
    skipped moves), a complete depth-first pass over every legal move with what is left of the
    budget. Only this pass may answer unwinnable. Its only reductions are exact: once the stock

@@ -12,10 +12,10 @@ tuning deals, MACRO_COVER_JITTER won with none of 30 salts where MACRO_SHORT wit
 
 A budget up to FIRST_ROUND searches exactly as before (neither the restarts nor the phase limits
 have begun), so hints, reviews and the deal pickers, which name smaller budgets, are unchanged, and
-so is every deal the portfolio wins within FIRST_ROUND nodes. Four suits restart one setting, MACRO_COVER_JITTER, for
-20,000 nodes a restart (their default budget of 500,000 leaves the series about 100,000 nodes: five
-restarts). Four-suit wins come later than one-suit ones (a salt that wins a
-stubborn tuning deal does so within 4,000 to 25,000 nodes), so 10,000 a restart would miss most of them.
+so is every deal the portfolio wins within FIRST_ROUND nodes. Four suits restart one setting,
+MACRO_COVER_JITTER, for 20,000 nodes a restart (their default budget of 500,000 leaves the series
+about 100,000 nodes: five restarts). Four-suit wins come later than one-suit ones (a salt that wins
+a stubborn tuning deal does so within 4,000 to 25,000 nodes), so 10,000 a restart would miss most.
 
 Every restart searches the same moves from the same root, only in another order, so without
 phase limits they all reach the same positions when they run dry: the first that runs dry has

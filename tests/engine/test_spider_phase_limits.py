@@ -73,8 +73,8 @@ def test_the_limits_come_on_past_the_first_round_for_four_suits_only():
 
 
 def test_four_suits_within_the_first_round_search_as_before(monkeypatch):
-    # Deal 101 is won in 21,922 nodes: the same verdict when limits would be on from the start of the
-    # round after the first (there is none within this budget) and with no limits at all.
+    # Deal 101 is won in 21,922 nodes, within the first round: the same verdict, node for node, as with
+    # no phase limits at all (limits on from the first node would search other positions).
     now = solve_deal("spider", {"suits": 4}, 101, 30_000)
     monkeypatch.setitem(spider_restarts.PHASE_LIMITS, 4, ())
     assert solve_deal("spider", {"suits": 4}, 101, 30_000) == now and now.nodes == 21_922
@@ -89,7 +89,6 @@ def test_past_the_first_round_the_limits_win_a_deal_the_searches_without_them_do
     assert play_out({"suits": 4}, 245, verdict.line).status == engine.WON
     monkeypatch.setitem(spider_restarts.PHASE_LIMITS, 4, ())
     assert solve_deal("spider", {"suits": 4}, 245, verdict.nodes).result == "unknown"
-
 
 
 def test_the_root_phases_share_wins_a_deal_stuck_before_its_first_deal(monkeypatch):
