@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,7 +20,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--claim-idle-ms", type=int, default=15_000,
         help="take over another worker's unacknowledged submissions idle this long (default 15000)",
     )
-    parser.add_argument("--review-floor-ms", type=int, help="flag wins faster than this median gap (env ARENA_REVIEW_FLOOR_MS)")
+    parser.add_argument(
+        "--review-floor-ms", type=int,
+        help="flag wins whose median gap between moves is below this (env ARENA_REVIEW_FLOOR_MS; the review's "
+             "other thresholds: ARENA_REVIEW_*)",
+    )
     parser.add_argument(
         "--metrics-port", type=int, help="serve Prometheus metrics on this port at /metrics (env ARENA_METRICS_PORT)"
     )
@@ -37,17 +42,23 @@ def run(args: argparse.Namespace) -> int:
         print("arena validate: --workers, --batch and --claim-idle-ms must be at least 1")
         return 2
     configure_logging(settings.log_level)
-    floor = args.review_floor_ms if args.review_floor_ms is not None else settings.review_floor_ms
+    from msgspec import structs
+
+    from services.validator.review import rules_from
+
+    review = rules_from(settings)
+    if args.review_floor_ms is not None:
+        review = structs.replace(review, move_floor_ms=args.review_floor_ms)
     metrics_port = args.metrics_port if args.metrics_port is not None else settings.metrics_port
     if metrics_port is not None:
         from services.metrics.exposition import serve_metrics
 
         serve_metrics(metrics_port, settings.host)  # ARENA_HOST: loopback unless told otherwise
-    asyncio.run(_serve(settings.redis_url, args.workers, floor, args.batch, args.claim_idle_ms))
+    asyncio.run(_serve(settings.redis_url, args.workers, review, args.batch, args.claim_idle_ms))
     return 0
 
 
-async def _serve(redis_url: str, workers: int, review_floor_ms: int, batch: int, claim_idle_ms: int) -> None:
+async def _serve(redis_url: str, workers: int, review: Any, batch: int, claim_idle_ms: int) -> None:
     from services.games.service import GameService
     from services.gateway.board_socket import announcer
     from services.gateway.fanout import Fanout
@@ -72,7 +83,7 @@ async def _serve(redis_url: str, workers: int, review_floor_ms: int, batch: int,
     # A race game's seed is its race's, read from the race logs alone; the gateways' race services read the
     # verdicts themselves (a race waiting for one looks it up), so the sink is the tournaments' only.
     seeds = first_seed(tournaments.seed_for, race_seeds(RaceStore(client, clock=wall_clock_ms)))
-    validators = Validators(client, store, workers=workers, review_floor_ms=review_floor_ms,
+    validators = Validators(client, store, workers=workers, review=review,
                             seeds=seeds, sink=tournaments.verdict)
     for worker in validators.workers:
         worker.batch, worker.claim_idle_ms = batch, claim_idle_ms

@@ -64,7 +64,13 @@ class Settings(Struct, frozen=True, kw_only=True):
     retention_days: int = 30  # ended casual guest games are trimmed after this many days (0: keep all)
     validators: int = 1  # replay validator workers inside this process (0: run `arena validate` instead)
     hint_nodes: int = 50_000  # search nodes per hint in a practice game (the solver's budget, never time)
-    review_floor_ms: int = 150  # a verified win whose median time between moves is below this is flagged
+    # The human-speed review (services/validator/review.py says why each leaves a fast person alone; 0: off).
+    # A verified win tripping one is flagged: ranked, marked `review` until an operator clears it.
+    review_floor_ms: int = 150  # the median time between moves below this: fast_moves
+    review_first_move_ms: int = 300  # first look to first move below this: fast_first_move
+    review_even_spread: float = 0.15  # the gaps' spread / mean below this, over review_even_moves: even_tempo
+    review_even_moves: int = 12
+    review_total_move_ms: int = 250  # the game shorter than this times the solver line's moves: fast_total
     # Appends wait for this many replicas (WAIT): "auto" = 1 where every master has a replica, else none.
     replica_acks: str = "auto"
     replica_timeout_ms: int = 500  # then the move is answered `unavailable` (it is on the master; resent)
@@ -153,6 +159,10 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             retention_days=int(env.get("ARENA_RETENTION_DAYS", defaults.retention_days)),
             validators=int(env.get("ARENA_VALIDATORS", defaults.validators)),
             review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),
+            review_first_move_ms=int(env.get("ARENA_REVIEW_FIRST_MOVE_MS", defaults.review_first_move_ms)),
+            review_even_spread=float(env.get("ARENA_REVIEW_EVEN_SPREAD", defaults.review_even_spread)),
+            review_even_moves=int(env.get("ARENA_REVIEW_EVEN_MOVES", defaults.review_even_moves)),
+            review_total_move_ms=int(env.get("ARENA_REVIEW_TOTAL_MOVE_MS", defaults.review_total_move_ms)),
             race_countdown_ms=int(env.get("ARENA_RACE_COUNTDOWN_MS", defaults.race_countdown_ms)),
             race_deal_pool=int(env.get("ARENA_RACE_DEAL_POOL", defaults.race_deal_pool)),
             hint_nodes=_at_least(1, int(env.get("ARENA_HINT_NODES", defaults.hint_nodes)), "ARENA_HINT_NODES"),

@@ -33,6 +33,7 @@ from ..store.replication import ReplicaAck
 from ..tournaments.scheduler import DailyScheduler
 from ..tournaments.service import TournamentService, load_tournament_secret
 from ..validator.queue import every_sink, first_seed
+from ..validator.review import rules_from
 from ..validator.runtime import Validators
 
 
@@ -41,8 +42,7 @@ class ProcessServices:
         store = EventStore(client, clock=server_clock(settings.test_clock_file), replica_ack=replica_ack,
                            lean_appends=settings.lean_redis, link_timeout=max(0.1, settings.redis_pool_timeout))
         self.store = store
-        self.validators = Validators(client, store, workers=settings.validators,
-                                     review_floor_ms=settings.review_floor_ms)
+        self.validators = Validators(client, store, workers=settings.validators, review=rules_from(settings))
         self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store, max_in_flight=settings.append_in_flight))
         secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
         self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games)

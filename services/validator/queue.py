@@ -23,6 +23,7 @@ from ..metrics import VALIDATOR_CHECKED
 from ..games.record import BadLog, read_log
 from ..store import EventStore
 from ..store.keys import dead_letters_key, submissions_key, validator_counts_key, verdicts_key
+from .review import ReviewRules, review_reasons
 from .verdict import BAD_LOG, REJECTED, Claim, Verdict, check_log
 
 GROUP = "validators"
@@ -54,6 +55,8 @@ class VerdictSink(Protocol):
 
 # The seed a game must have been dealt from (a daily's, a race's); None when the log's own is the deal.
 SeedAuthority = Callable[[GameCreated], Awaitable[int | None]]
+# The solver's winning line's length for a game's deal (solver_lines.SolverLines); None: unknown.
+LineLookup = Callable[[GameCreated], Awaitable[int | None]]
 
 
 async def no_authority(created: GameCreated) -> int | None:
@@ -61,6 +64,10 @@ async def no_authority(created: GameCreated) -> int | None:
 
 
 async def no_sink(created: GameCreated, verdict: Verdict) -> None:
+    return None
+
+
+async def no_lines(created: GameCreated) -> int | None:
     return None
 
 
@@ -111,12 +118,13 @@ class ValidatorQueue:
         *,
         seeds: SeedAuthority = no_authority,
         sink: VerdictSink = no_sink,
-        review_floor_ms: int = 0,
+        review: ReviewRules | None = None,
+        lines: LineLookup = no_lines,
         max_attempts: int = 5,
     ) -> None:
         self.redis, self.store = redis, store
         self.seeds, self.sink = seeds, sink
-        self.review_floor_ms = review_floor_ms
+        self.review, self.lines = review, lines  # the human-speed review (None: none)
         self.max_attempts = max_attempts
         self._write_once = redis.register_script(_WRITE_ONCE_LUA)
 
@@ -151,7 +159,14 @@ class ValidatorQueue:
         except LookupError as exc:
             return game_log.created, Verdict(submission.game_id, REJECTED, "wrong_seed", str(exc), 1)
         claim = msgspec.structs.replace(claim, seed=seed)
-        return game_log.created, check_log(game_log, claim, review_floor_ms=self.review_floor_ms)
+        verdict = check_log(game_log, claim, review=self.review)
+        if verdict.verified and self.review is not None and self.review.total_move_ms > 0:
+            # The solve only for a proven win (a forged log costs none), once per deal (SolverLines).
+            line_moves = await self.lines(game_log.created)
+            if line_moves is not None:
+                reasons = review_reasons(verdict.stats, self.review, line_moves)
+                verdict = msgspec.structs.replace(verdict, review=reasons, flagged=bool(reasons))
+        return game_log.created, verdict
 
     async def handle(self, entry_id: bytes | str, fields: dict, *, now_ms: int) -> StoredVerdict | None:
         """Check one delivered submission, write its verdict once, tell the sink, acknowledge."""

@@ -12,6 +12,8 @@ from typing import Any
 
 from ..store import EventStore
 from .queue import SeedAuthority, ValidatorQueue, VerdictSink, no_authority, no_sink
+from .review import ReviewRules
+from .solver_lines import SolverLines
 from .submitter import Submitter
 from .worker import ValidatorWorker
 
@@ -23,11 +25,11 @@ class Validators:
         store: EventStore,
         *,
         workers: int = 1,
-        review_floor_ms: int = 0,
+        review: ReviewRules | None = None,
         seeds: SeedAuthority = no_authority,
         sink: VerdictSink = no_sink,
     ) -> None:
-        self.queue = ValidatorQueue(redis, store, seeds=seeds, sink=sink, review_floor_ms=review_floor_ms)
+        self.queue = ValidatorQueue(redis, store, seeds=seeds, sink=sink, review=review, lines=SolverLines())
         self.submitter = Submitter(self.queue, store)
         self.workers = [ValidatorWorker(self.queue, self.submitter) for _ in range(workers)]
         for n, worker in enumerate(self.workers):

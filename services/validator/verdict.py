@@ -6,13 +6,13 @@ claim names; every event is what the engine decides for the move it names, from 
 last state is won; the move count and the time (first look to winning entry, server clock) are what
 the claim says; and every time stamp runs forward. The first failure is the verdict's reason.
 
-Re-simulation proves a game legal, not that a person played it: `MoveStats` records the tempo so
-games faster than a configured floor are flagged for review (a flag, never a rejection).
+Re-simulation proves a game legal, not that a person played it: the human-speed review (review.py)
+reads the log's tempo and names what looks scripted; a verified win with a reason is flagged for an
+operator's review (a flag, never a rejection).
 """
 
 from __future__ import annotations
 
-import statistics
 from typing import Literal
 
 from msgspec import Struct
@@ -22,6 +22,7 @@ from engine import WON, RuleError
 
 from ..games.entries import DEAL_VERSION
 from ..games.record import GameLog, start_state
+from .review import MoveStats, ReviewRules, move_stats, review_reasons
 
 VERIFIED, REJECTED = "verified", "rejected"
 
@@ -48,11 +49,6 @@ class Claim(Struct, frozen=True):
     seed: int | None = None  # the seed the game must have (daily, race); None: the log's own
 
 
-class MoveStats(Struct, frozen=True):
-    fastest_gap_ms: int  # shortest time between two consecutive entries (first look and moves)
-    median_gap_ms: float
-
-
 class Verdict(Struct, frozen=True):
     game_id: str
     outcome: Literal["verified", "rejected"]
@@ -62,7 +58,8 @@ class Verdict(Struct, frozen=True):
     moves: int = 0
     time_ms: int = 0
     stats: MoveStats | None = None
-    flagged: bool = False  # faster than the review floor: shown as flagged, still counted
+    flagged: bool = False  # the review found a reason (any): shown marked for review, still counted
+    review: tuple[str, ...] = ()  # the review's reason codes (review.REASONS), empty when not flagged
 
     @property
     def verified(self) -> bool:
@@ -73,16 +70,10 @@ def _rejected(claim: Claim, reason: str, message: str, entry: int | None = None)
     return Verdict(claim.game_id, REJECTED, reason, message, entry)
 
 
-def move_stats(log: GameLog) -> MoveStats | None:
-    if log.shown is None or not log.events:
-        return None
-    times = [log.shown.at_ms, *(timed.ts_ms for timed in log.events)]
-    gaps = [later - earlier for earlier, later in zip(times, times[1:])]
-    return MoveStats(min(gaps), statistics.median(gaps))
-
-
-def check_log(log: GameLog, claim: Claim, *, review_floor_ms: int = 0) -> Verdict:
-    """The verdict on `claim` from the log alone."""
+def check_log(log: GameLog, claim: Claim, *, review: ReviewRules | None = None,
+              line_moves: int | None = None) -> Verdict:
+    """The verdict on `claim` from the log alone; a verified one reviewed by `review`'s rules (none:
+    no review), `line_moves` being the solver's winning line's length for the deal when known."""
     created = log.created
     if created.deal_version != DEAL_VERSION:
         return _rejected(claim, UNKNOWN_DEAL, f"deal algorithm version {created.deal_version} is unknown", 1)
@@ -112,8 +103,9 @@ def check_log(log: GameLog, claim: Claim, *, review_floor_ms: int = 0) -> Verdic
     if time_ms != claim.time_ms:
         return _rejected(claim, WRONG_TIME, f"the log took {time_ms} ms, the claim {claim.time_ms} ms")
     stats = move_stats(log)
-    flagged = stats is not None and review_floor_ms > 0 and stats.median_gap_ms < review_floor_ms
-    return Verdict(claim.game_id, VERIFIED, moves=state.moves, time_ms=time_ms, stats=stats, flagged=flagged)
+    reasons = review_reasons(stats, review, line_moves)
+    return Verdict(claim.game_id, VERIFIED, moves=state.moves, time_ms=time_ms, stats=stats, flagged=bool(reasons),
+                   review=reasons)
 
 
 def _first_backwards(log: GameLog) -> int | None:

@@ -14,6 +14,7 @@ from services.tournaments.catalogue import challenges_of
 from services.tournaments.derivation import verify_commitment
 from services.tournaments.scheduler import DailyScheduler
 from services.tournaments.service import TournamentService
+from services.validator.review import ReviewRules
 from services.validator.runtime import Validators
 from tests.fixtures.redis import unique_id
 from tests.services.conftest import Clock
@@ -121,7 +122,8 @@ async def test_a_win_faster_than_the_review_floor_is_ranked_and_shown_flagged(st
     ref = next(ref for ref in challenges_of(DAY + dt.timedelta(days=2)) if ref.daily.game == "wish")
     await stack.tournaments.prepare(ref)
     clock.now = ref.opens_at_ms + HOUR
-    stack.validators.queue.review_floor_ms = 10_000  # the test's player moves every 500 ms
+    # The test's player moves every 500 ms: under a 10 s floor (the other rules off)
+    stack.validators.queue.review = ReviewRules(first_move_ms=0, move_floor_ms=10_000, even_spread=0, total_move_ms=0)
     player = (await stack.tournaments.accounts.register(unique_id("Fa")[:18], "correct horse battery")).player_id
     await win(stack, player, ref.key, clock)
     await stack.validate()
