@@ -61,6 +61,9 @@ class Settings(Struct, frozen=True, kw_only=True):
     test_clock_file: Path | None = None  # tests only: read "now" from this file (services/clock.py)
     tournament_secret: str | None = None  # None: generated once into data_dir/tournament-secret
     scheduler: bool = True  # prepare and settle daily challenges in this process (safe on every process)
+    # A daily whose deal the solver cannot prove winnable in winnable.PROOF_COUNTERS tries is not prepared
+    # (the rules promise a winnable deal); True: it falls back to "not lost as dealt", marked `check: weak`.
+    daily_weak_check: bool = False
     retention_days: int = 30  # ended casual guest games are trimmed after this many days (0: keep all)
     validators: int = 1  # replay validator workers inside this process (0: run `arena validate` instead)
     hint_nodes: int = 50_000  # search nodes per hint in a practice game (the solver's budget, never time)
@@ -156,6 +159,7 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             daily_games=tuple(g.strip() for g in env.get("ARENA_DAILY_GAMES", "").split(",") if g.strip()),
             test_clock_file=Path(env["ARENA_TEST_CLOCK_FILE"]) if env.get("ARENA_TEST_CLOCK_FILE") else None,
             scheduler=_flag(env.get("ARENA_SCHEDULER", "1")),
+            daily_weak_check=_flag(env.get("ARENA_DAILY_WEAK_CHECK", "")),
             retention_days=int(env.get("ARENA_RETENTION_DAYS", defaults.retention_days)),
             validators=int(env.get("ARENA_VALIDATORS", defaults.validators)),
             review_floor_ms=int(env.get("ARENA_REVIEW_FLOOR_MS", defaults.review_floor_ms)),

@@ -102,9 +102,14 @@ class GameService(Showing):
         links: GameLinks = GameLinks(),
         ranked: bool = False,
         chosen_deal: bool | None = None,
+        game_id: str | None = None,
     ) -> GameSummary | RuleError:
         """A new game. A seed the caller names makes a practice game on a chosen deal, never ranked;
-        kinds other than casual/practice (dailies, races) are made by their own services."""
+        kinds other than casual/practice (dailies, races) are made by their own services.
+
+        `game_id`: an id the caller reserved first (a daily attempt's stream names its game before the
+        game exists). Creating it is then idempotent: when the id's stream is already there (another
+        process created the same game), that game's summary is the answer and nothing is written."""
         chosen = seed is not None and kind is None  # a daily's or race's seed is the server's, not chosen
         if chosen_deal is not None:
             chosen = chosen_deal
@@ -116,7 +121,10 @@ class GameService(Showing):
             return state
         if kind in CASUAL_KINDS:
             await self._abandon_unfinished(player_id)
-        game_id = secrets.token_hex(8)
+        if game_id is None:
+            game_id = secrets.token_hex(8)
+        elif not GAME_ID.fullmatch(game_id):
+            raise ValueError(f"{game_id!r} is not a game id this service makes")
         created = GameCreated(
             game=game,
             variant=msgspec.structs.asdict(state.variant),
@@ -128,7 +136,12 @@ class GameService(Showing):
             ranked=ranked and not chosen,
             links=links,
         )
-        await self.store.append(stream_of(game_id), 0, [codec.new_entry(created)])
+        try:
+            await self.store.append(stream_of(game_id), 0, [codec.new_entry(created)])
+        except VersionConflict:
+            existing = await self.summary(game_id)
+            assert existing is not None, game_id
+            return existing
         log = GameLog(created, None, (), 1)
         await write_projections(self.redis, game_id, log, state)
         await self.results.opened(created, game_id, created.created_at_ms)
@@ -169,7 +182,7 @@ class GameService(Showing):
         if live is None or await self.store.version(stream_of(game_id)) != live.stream_version:
             live = await self.rebuild(game_id)
         if live is not None:
-            await self.secrecy.refresh(live.created)  # a race may have ended in another process
+            await self.secrecy.refresh(live.created, self.clock())  # a race ended, a day revealed elsewhere
         return live
 
     async def rebuild(self, game_id: str, *, verify: bool = False) -> LiveGame | None:

@@ -45,7 +45,8 @@ class ProcessServices:
         self.validators = Validators(client, store, workers=settings.validators, review=rules_from(settings))
         self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store, max_in_flight=settings.append_in_flight))
         secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
-        self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games)
+        self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games,
+                                              weak_check=settings.daily_weak_check)
         self.retention = Retention(client, days=settings.retention_days, clock=store.clock)
         queue = self.validators.queue
         self.races = RaceService(
@@ -55,7 +56,9 @@ class ProcessServices:
         )
         self.games.results = AllResults(self.validators.submitter, self.tournaments, self.races, self.retention)
         self.games.move_hook = self.races
-        self.games.secrecy = DealSecrecy(race_ended=self.races.has_ended, race_learn=self.races.learn)
+        self.games.secrecy = DealSecrecy(race_ended=self.races.has_ended, race_learn=self.races.learn,
+                                         challenge_revealed=self.tournaments.is_revealed,
+                                         challenge_learn=self.tournaments.learn_reveal)
         queue.seeds = first_seed(self.tournaments.seed_for, self.races.seed_of)
         queue.sink = every_sink(self.tournaments.verdict, self.races.on_verdict)
         self.scheduler = DailyScheduler(self.tournaments)

@@ -131,9 +131,27 @@ def daily_counts_key(challenge: str) -> str:
     return f"{DAILY_PREFIX}{{{challenge}}}:counts"
 
 
+def daily_review_key(challenge: str) -> str:
+    """Set: the players whose verified win is under the human-speed review (marked until an operator
+    clears it); a projection of their attempt streams' ReviewFlagged and ReviewCleared."""
+    return f"{DAILY_PREFIX}{{{challenge}}}:review"
+
+
 def daily_stream_id(challenge: str) -> str:
     """Event stream (namespace "daily", see log_key) of a challenge's own life: prepared, closed, revealed."""
     return f"daily-{challenge}"
+
+
+def daily_unrevealed_key() -> str:
+    """Set: keys of the prepared challenges whose seed is not revealed yet, whatever their age (the
+    scheduler settles each, so days of downtime leave no day unrevealed). A projection of the
+    challenge streams: rebuilt from them by DailyScheduler at start-up."""
+    return f"{DAILY_PREFIX}{{unrevealed}}"
+
+
+def daily_stream_pattern() -> str:
+    """SCAN pattern of every challenge stream's log key (namespace "daily", ids `daily-<key>`)."""
+    return f"{DAILY_PREFIX}{{daily-*}}:log"
 
 
 def attempt_stream_id(challenge: str, player_id: str) -> str:

@@ -7,7 +7,8 @@ its seed revealed: from then on the leaderboard is final and everything is publi
 One attempt per player: the first StartAttempt creates it, every later one is refused (the error
 names the game). A guest's attempt is unranked: it is played and finished, never verified or ranked.
 An attempt still running at the end of the grace is ended as abandoned. A ranked win waits for the
-replay verifier's verdict before it counts. Commands carry the server's clock (`now_ms`): the decider
+replay verifier's verdict before it counts; one the human-speed review flagged counts marked `review`
+until an operator decides (review_decider.py). Commands carry the server's clock (`now_ms`): the decider
 reads no clock. Repeating a close or a reveal gives no events, so a retried job does nothing twice.
 """
 
@@ -31,6 +32,8 @@ from .events import (
     ChallengePrepared,
     EntryRejected,
     EntryVerified,
+    ReviewCleared,
+    ReviewFlagged,
     SealedDeal,
     SeedRevealed,
 )
@@ -62,6 +65,13 @@ class AttemptState(Struct, frozen=True):
     started: AttemptStarted | None = None
     finished: AttemptFinished | None = None
     verdict: str | None = None  # None until finished; then unranked, or pending -> verified / rejected
+    flagged: ReviewFlagged | None = None  # the human-speed review's reasons, on a verified win
+    cleared: ReviewCleared | None = None  # an operator let the flagged win stand
+
+    @property
+    def under_review(self) -> bool:
+        """Flagged, verified, and not yet cleared or rejected: shown marked `review`."""
+        return self.flagged is not None and self.cleared is None and self.verdict == VERIFIED
 
 
 class PrepareChallenge(Struct, frozen=True):
@@ -70,6 +80,7 @@ class PrepareChallenge(Struct, frozen=True):
     salt: bytes
     check: str  # the winnability check's name (winnable.WinnabilityCheck.name)
     now_ms: int
+    guest_seed: int | None = None  # the guests' deal (derivation.GUEST_KEY_LABEL)
 
 
 class CloseChallenge(Struct, frozen=True):
@@ -87,9 +98,10 @@ class RevealSeed(Struct, frozen=True):
 
 class StartAttempt(Struct, frozen=True):
     player: str
-    game_id: str
-    ranked: bool  # the player has a named account
+    game_id: str  # the id the attempt's game will be created under (claimed first, then created)
+    ranked: bool  # the player had a named account before the challenge opened
     now_ms: int
+    unranked: str = ""  # why not ranked: "guest" or "new_account" (both play the guests' deal)
 
 
 class FinishAttempt(Struct, frozen=True):
@@ -107,6 +119,7 @@ class RecordVerdict(Struct, frozen=True):
     valid: bool
     reason: str  # why the replay verifier refused it ("" when valid)
     now_ms: int
+    review: tuple[str, ...] = ()  # the human-speed review's reasons on a valid win (none: not flagged)
 
 
 ChallengeCommand = PrepareChallenge | CloseChallenge | RevealSeed
@@ -153,7 +166,7 @@ def _prepare(command: PrepareChallenge, state: ChallengeState) -> list[Challenge
     return [
         ChallengePrepared(
             ref.key, ref.date, daily.game, dict(daily.variant), ref.opens_at_ms, ref.closes_at_ms, GRACE_MS,
-            bound, command.check, command.now_ms, sealed,
+            bound, command.check, command.now_ms, sealed, command.guest_seed,
         )
     ]
 
@@ -183,7 +196,10 @@ def decide_attempt(
             return rule_error(NOT_OPEN_YET, f"{prepared.challenge} opens at {prepared.opens_at_ms} ms")
         if challenge.closed or command.now_ms >= prepared.closes_at_ms:
             return rule_error(CHALLENGE_CLOSED, f"{prepared.challenge} is closed")
-        return [AttemptStarted(prepared.challenge, command.player, command.game_id, command.ranked, command.now_ms)]
+        if command.ranked == bool(command.unranked):
+            return rule_error(BAD_RESULT, "an attempt is ranked, or unranked with a reason, not both")
+        return [AttemptStarted(prepared.challenge, command.player, command.game_id, command.ranked, command.now_ms,
+                               command.unranked)]
     started = attempt.started
     if started is None:
         return rule_error(NO_ATTEMPT, "no attempt has been started")
@@ -223,7 +239,10 @@ def _verdict(command: RecordVerdict, attempt: AttemptState, started: AttemptStar
         why = "a guest's attempt is unranked" if not started.ranked else "only a finished ranked win is verified"
         return rule_error(NOT_A_RANKED_WIN, why)
     if command.valid:
-        return [EntryVerified(started.player, command.now_ms)]
+        verified: list[ChallengeEvent] = [EntryVerified(started.player, command.now_ms)]
+        if command.review:
+            verified.append(ReviewFlagged(started.player, list(command.review), command.now_ms))
+        return verified
     return [EntryRejected(started.player, command.reason or "the replay did not confirm the win", command.now_ms)]
 
 
@@ -238,6 +257,10 @@ def evolve_attempt(attempt: AttemptState, event: ChallengeEvent) -> AttemptState
         return msgspec.structs.replace(attempt, verdict=VERIFIED)
     if isinstance(event, EntryRejected):
         return msgspec.structs.replace(attempt, verdict=REJECTED)
+    if isinstance(event, ReviewFlagged):
+        return msgspec.structs.replace(attempt, flagged=event)
+    if isinstance(event, ReviewCleared):
+        return msgspec.structs.replace(attempt, cleared=event)
     return attempt
 
 
@@ -253,7 +276,8 @@ class ChallengeInfo(Struct, frozen=True):
     closes_at_ms: int
     final_at_ms: int
     commitment: str
-    check: str
+    check: str  # exact_solver (proven winnable), or weak: only "not lost as dealt" (a setting allows it)
+    published_at_ms: int = 0  # when the commitment was made (its stream's first event)
     seed: int | None = None
     salt: str | None = None
     counter: int | None = None
@@ -272,7 +296,7 @@ def public_info(state: ChallengeState, now_ms: int) -> ChallengeInfo | RuleError
         status = "open" if now_ms >= prepared.opens_at_ms else "scheduled"
     info = ChallengeInfo(
         prepared.challenge, prepared.date, prepared.game, dict(prepared.variant), status, prepared.opens_at_ms,
-        prepared.closes_at_ms, state.final_at_ms, prepared.commitment, prepared.check,
+        prepared.closes_at_ms, state.final_at_ms, prepared.commitment, prepared.check, prepared.prepared_at_ms,
     )
     revealed = state.revealed
     if revealed is None:

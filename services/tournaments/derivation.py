@@ -33,6 +33,10 @@ from engine.rules import variant_key
 from .winnable import WinnableFn
 
 DAY_KEY_LABEL = "patience-arena/daily-key/v1"
+# The guests' deal of a challenge (guests and accounts made after it opened play that one, unranked, so a
+# throwaway identity learns nothing of the ranked deal): the same steps under its own label. Never
+# committed to nor needed to check a ranked result; its day key is a different HMAC of the secret.
+GUEST_KEY_LABEL = "patience-arena/daily-guest-key/v1"
 SEED_LABEL = "patience-arena/daily-seed/v1"
 COMMITMENT_LABEL = "patience-arena/daily-commitment/v1"
 SALT_BYTES = 16
@@ -71,8 +75,8 @@ def _check_secret(secret: bytes) -> bytes:
     return secret
 
 
-def day_key(secret: bytes, date: str, game: str, variant_text: str) -> bytes:
-    message = _message(DAY_KEY_LABEL, date, game, variant_text)
+def day_key(secret: bytes, date: str, game: str, variant_text: str, label: str = DAY_KEY_LABEL) -> bytes:
+    message = _message(label, date, game, variant_text)
     return hmac.new(_check_secret(secret), message, hashlib.sha256).digest()
 
 
@@ -96,10 +100,12 @@ def pick_seed(
     is_winnable: WinnableFn,
     *,
     max_counter: int = DEFAULT_MAX_COUNTER,
+    label: str = DAY_KEY_LABEL,
 ) -> SeedPick | RuleError:
     """The first counter's seed whose deal `is_winnable(game, variant, seed)` accepts; counters
-    0 to max_counter - 1 are tried, then no_winnable_deal. `variant` has every field given."""
-    key = day_key(secret, date, game, variant_key(variant))
+    0 to max_counter - 1 are tried, then no_winnable_deal. `variant` has every field given.
+    `label`: the day key's (the ranked deal's by default, GUEST_KEY_LABEL for the guests' deal)."""
+    key = day_key(secret, date, game, variant_key(variant), label)
     for counter in range(max_counter):
         seed = seed_from_day_key(key, counter)
         if is_winnable(game, variant, seed):

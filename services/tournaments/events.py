@@ -3,7 +3,8 @@
 Two kinds of stream, so one challenge never folds 100,000 players' attempts into one state:
 - the challenge stream: ChallengePrepared, ChallengeClosed, SeedRevealed;
 - one attempt stream per (challenge, player): AttemptStarted, AttemptFinished, EntryVerified or
-  EntryRejected. The store's expected-version check on this stream is what makes "one attempt per
+  EntryRejected, and for a win the human-speed review flagged, ReviewFlagged, then ReviewCleared or
+  an operator's EntryRejected. The store's expected-version check on this stream is what makes "one attempt per
   player" hold across processes: two first requests race for version 0 and only one wins.
 
 Stored forever (golden bytes in tests/tournaments pin them): a field may be added only with a
@@ -37,7 +38,7 @@ class SealedDeal(Struct, frozen=True):
     day_key: str
 
 
-class ChallengePrepared(ChallengeEvent, tag="challenge_prepared"):
+class ChallengePrepared(ChallengeEvent, tag="challenge_prepared", omit_defaults=True):
     challenge: str  # the key, e.g. 2026-12-01/spider/suits=2
     date: str
     game: str
@@ -46,9 +47,12 @@ class ChallengePrepared(ChallengeEvent, tag="challenge_prepared"):
     closes_at_ms: int
     grace_ms: int
     commitment: str
-    check: str  # how the deal was chosen: exact_solver, or not_lost_at_deal for a game without one
+    check: str  # how the deal was chosen: exact_solver; weak (winnable.WEAK_CHECK) only where a setting allows it
     prepared_at_ms: int
     sealed: SealedDeal
+    # The guests' deal (derivation.GUEST_KEY_LABEL), as secret as `sealed` until the reveal; None on a
+    # challenge prepared before guests had a deal of their own (its guests get a fresh random deal).
+    guest_seed: int | None = None
 
 
 class ChallengeClosed(ChallengeEvent, tag="challenge_closed"):
@@ -63,12 +67,23 @@ class SeedRevealed(ChallengeEvent, tag="seed_revealed"):
     revealed_at_ms: int
 
 
-class AttemptStarted(ChallengeEvent, tag="attempt_started"):
+class AttemptStarted(ChallengeEvent, tag="attempt_started", omit_defaults=True):
+    """The attempt claimed: written before its game exists (the game is then created under
+    `game_id`, idempotently), so two first requests race for this stream's version 0, not for games."""
+
     challenge: str
     player: str
     game_id: str
     ranked: bool  # False for a guest: played and counted in their statistics, never ranked
     started_at_ms: int
+    # Why an attempt is unranked: "guest" (no account), "new_account" (named after the challenge
+    # opened); either plays the guests' deal. "" on a ranked attempt, and on an old guest attempt,
+    # which was dealt the ranked deal.
+    unranked: str = ""
+
+    @property
+    def on_guest_deal(self) -> bool:
+        return not self.ranked and self.unranked != ""
 
 
 class AttemptFinished(ChallengeEvent, tag="attempt_finished"):
@@ -91,8 +106,26 @@ class EntryRejected(ChallengeEvent, tag="entry_rejected"):
     rejected_at_ms: int
 
 
+class ReviewFlagged(ChallengeEvent, tag="review_flagged"):
+    """The human-speed review's reasons on a verified win (services/validator/review.py codes), appended
+    with its EntryVerified: the win keeps its place, marked `review` until an operator clears it."""
+
+    player: str
+    reasons: list[str]
+    flagged_at_ms: int
+
+
+class ReviewCleared(ChallengeEvent, tag="review_cleared"):
+    """An operator looked at a flagged win and let it stand (`arena review clear`): the mark goes."""
+
+    player: str
+    operator_note: str
+    cleared_at_ms: int
+
+
 AnyChallengeEvent = Union[
-    ChallengePrepared, ChallengeClosed, SeedRevealed, AttemptStarted, AttemptFinished, EntryVerified, EntryRejected
+    ChallengePrepared, ChallengeClosed, SeedRevealed, AttemptStarted, AttemptFinished, EntryVerified, EntryRejected,
+    ReviewFlagged, ReviewCleared,
 ]
 
 _encoder = msgspec.msgpack.Encoder()

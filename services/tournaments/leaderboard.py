@@ -5,10 +5,13 @@ Per challenge (keys in services/store/keys.py, one hash tag so one slot):
           shorter time, earlier finish; Redis orders equal scores by member bytes);
 - entries hash player -> msgpack BoardEntry (the result and the name shown);
 - status  hash player -> playing | pending | verified | rejected | lost | abandoned | guest_playing | guest_done;
-- counts  hash status -> number of players, and `final` (the ms it became final).
+- counts  hash status -> number of players, and `final` (the ms it became final);
+- review  set of the players whose verified win is under the human-speed review (`flag`, `clear_review`).
 Every write is one Lua script that checks the previous status, so a replayed event changes nothing and
 a final board accepts no change. A ranked win is `pending` (not on the board) until the replay
 verifier calls `promote` or `remove` (the `EntryGate` it is given). Guests are listed apart, unranked.
+A win under review keeps its place and shows `review: true` with its reasons until an operator clears
+it; the mark is no status (a final board still has entries under review, and they may still be cleared).
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from msgspec import Struct
 from engine import ABANDONED, WON
 from engine.errors import RuleError, rule_error
 from services.redis.client import AnyRedis
-from services.store.keys import daily_board_key, daily_counts_key, daily_entries_key, daily_status_key
+from services.store.keys import (
+    daily_board_key, daily_counts_key, daily_entries_key, daily_review_key, daily_status_key,
+)
 
 from .leaderboard_scripts import FINALIZE_LUA, PAGE_LUA, TRANSITION_LUA
 from .ranking import KEY_LENGTH, competition_ranks, ranking_key, ranking_member
@@ -42,7 +47,9 @@ class BoardEntry(Struct, frozen=True):
     time_ms: int
     finished_at_ms: int
     name: str | None = None  # the display name when the attempt ended
-    flagged: bool = False  # verified, but faster than the review floor: shown as flagged for review
+    flagged: bool = False  # the human-speed review flagged it when it was verified (kept once cleared)
+    review: bool = False  # under review: shown marked `review` until an operator clears it
+    review_reasons: tuple[str, ...] = ()  # the review's reason codes (services/validator/review.py)
 
 
 class BoardRow(Struct, frozen=True):
@@ -81,12 +88,8 @@ class EntryGate(Protocol):
 
     async def promote(self, challenge: str, player: str) -> str | RuleError: ...
 
-    async def flag(self, challenge: str, player: str) -> None:
-        """Mark a verified win as flagged for review (its place is kept; the flag shows beside it)."""
-        entry = await self.entry(challenge, player)
-        if entry is not None and not entry.flagged:
-            flagged = msgspec.structs.replace(entry, flagged=True)
-            await self.client.hset(daily_entries_key(challenge), player, msgspec.msgpack.encode(flagged))
+    async def flag(self, challenge: str, player: str, reasons: tuple[str, ...] = ()) -> None:
+        """Mark a verified win for review (its place is kept; `review` shows beside it until cleared)."""
 
     async def remove(self, challenge: str, player: str) -> str | RuleError: ...
 
@@ -148,12 +151,33 @@ class RedisLeaderboard:
             return rule_error(NOT_PENDING, f"{player} has no win awaiting verification in {challenge}")
         return await self._change(challenge, player, PENDING, VERIFIED, add=_member(entry))
 
-    async def flag(self, challenge: str, player: str) -> None:
-        """Mark a verified win as flagged for review (its place is kept; the flag shows beside it)."""
+    async def flag(self, challenge: str, player: str, reasons: tuple[str, ...] = ()) -> None:
+        """Mark a verified win for review (its place is kept; `review` shows beside it until cleared).
+        The caller flags from the attempt stream (only a win still under review), so a verdict heard
+        again after a clearance never brings the mark back."""
         entry = await self.entry(challenge, player)
-        if entry is not None and not entry.flagged:
-            flagged = msgspec.structs.replace(entry, flagged=True)
-            await self.client.hset(daily_entries_key(challenge), player, msgspec.msgpack.encode(flagged))
+        if entry is None or (entry.review and entry.review_reasons == tuple(reasons)):
+            return
+        await self._write_review(challenge, msgspec.structs.replace(
+            entry, flagged=True, review=True, review_reasons=tuple(reasons)))
+
+    async def clear_review(self, challenge: str, player: str) -> bool:
+        """Take the mark off (the reasons stay, for the record); False when the entry had none."""
+        entry = await self.entry(challenge, player)
+        if entry is None or not entry.review:
+            return False
+        await self._write_review(challenge, msgspec.structs.replace(entry, review=False))
+        return True
+
+    async def _write_review(self, challenge: str, entry: BoardEntry) -> None:
+        """The entry and the review set together (one slot: a transaction)."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(daily_entries_key(challenge), entry.player, _encoder.encode(entry))
+        if entry.review:
+            pipe.sadd(daily_review_key(challenge), entry.player)
+        else:
+            pipe.srem(daily_review_key(challenge), entry.player)
+        await pipe.execute()
 
     async def remove(self, challenge: str, player: str) -> str | RuleError:
         entry = await self.entry(challenge, player)
@@ -173,6 +197,15 @@ class RedisLeaderboard:
     async def entry(self, challenge: str, player: str) -> BoardEntry | None:
         raw = await self.client.hget(daily_entries_key(challenge), player)
         return None if raw is None else _entry_decoder.decode(raw)
+
+    async def under_review(self, challenge: str) -> list[BoardEntry]:
+        """The entries marked `review`, by player id."""
+        players = sorted(p.decode() if isinstance(p, bytes) else p
+                         for p in await self.client.smembers(daily_review_key(challenge)))
+        if not players:
+            return []
+        raw = await self.client.hmget(daily_entries_key(challenge), players)
+        return [_entry_decoder.decode(item) for item in raw if item is not None]
 
     async def page(self, challenge: str, offset: int = 0, limit: int = 50) -> BoardPage | RuleError:
         for name, value, low, high in (("offset", offset, 0, 2**31), ("limit", limit, 1, MAX_PAGE)):

@@ -49,12 +49,15 @@ class AttemptResults:
                     at_ms: int) -> None:
         if created.kind != DAILY or created.links.challenge is None:
             return
-        await self._record_end(created.links.challenge, created.player_id, status, moves, time_ms, at_ms)
+        await self._record_end(created.links.challenge, created.player_id, game_id, status, moves, time_ms, at_ms)
 
-    async def _record_end(self, key: str, player_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+    async def _record_end(self, key: str, player_id: str, game_id: str, status: str, moves: int, time_ms: int,
+                          at_ms: int) -> None:
+        """The end of the attempt's own game: the end of any other game of the player's on the same
+        challenge (one made before attempts were claimed first, a practice game) changes nothing."""
         attempt, version = await self._attempt(key, player_id)
         state = await self.challenge(key)
-        if attempt.started is None or attempt.finished is not None:
+        if attempt.started is None or attempt.finished is not None or attempt.started.game_id != game_id:
             return
         events = ch.decide_attempt(ch.FinishAttempt(status, moves, time_ms, at_ms), attempt, state)
         if isinstance(events, RuleError):  # too late: the grace is over; it ends abandoned
@@ -81,7 +84,7 @@ class AttemptResults:
         if attempt.started is not None and attempt.finished is None:
             summary = await self.games.summary(game_id)
             if summary is not None and summary.finished_at_ms is not None:
-                await self._record_end(key, player_id, summary.status, summary.moves, summary.elapsed_ms or 0,
+                await self._record_end(key, player_id, game_id, summary.status, summary.moves, summary.elapsed_ms or 0,
                                        summary.finished_at_ms)
                 attempt, version = await self._attempt(key, player_id)
         if attempt.started is not None and attempt.finished is not None:
@@ -97,15 +100,20 @@ class AttemptResults:
         if attempt.started is None or attempt.started.game_id != verdict.game_id:
             return  # not this player's attempt (a forged or stray submission): nothing to rank
         attempt, version = await self._finished_attempt(key, created.player_id, verdict.game_id)
-        events = ch.decide_attempt(ch.RecordVerdict(verdict.verified, verdict.reason, self.clock()), attempt,
+        # A verdict from before the review had reasons was flagged by the median floor alone.
+        review = verdict.review or (("fast_moves",) if verdict.flagged else ())
+        events = ch.decide_attempt(ch.RecordVerdict(verdict.verified, verdict.reason, self.clock(), review), attempt,
                                    await self.challenge(key))
         if isinstance(events, RuleError):
             return
-        if events:
-            await self._append(attempt_stream_id(key, created.player_id), version, events)
+        if events and await self._append(attempt_stream_id(key, created.player_id), version, events):
+            for event in events:
+                attempt = ch.evolve_attempt(attempt, event)
+        elif events:  # another process recorded it meanwhile: its events stand
+            attempt, _ = await self._attempt(key, created.player_id)
         if verdict.verified:
-            if verdict.flagged:
-                await self.board.flag(key, created.player_id)
+            if attempt.under_review and attempt.flagged is not None:  # from the stream: a cleared win stays so
+                await self.board.flag(key, created.player_id, tuple(attempt.flagged.reasons))
             await self.board.promote(key, created.player_id)
         else:
             await self.board.remove(key, created.player_id)
@@ -120,9 +128,10 @@ class AttemptResults:
         return int(await self.redis.get(daily_board_version_key(key)) or 0)
 
     async def seed_for(self, created: GameCreated) -> int | None:
-        """The validator's seed authority: a daily attempt must be dealt from its challenge's seed."""
+        """The validator's seed authority: a ranked daily attempt must be dealt from its challenge's seed.
+        An unranked one (a guest's, a new account's: the guests' deal) counts for nothing: its own."""
         key = created.links.challenge
-        if created.kind != DAILY or key is None:
+        if created.kind != DAILY or key is None or not created.ranked:
             return None
         prepared = (await self.challenge(key)).prepared
         if prepared is None:

@@ -1,5 +1,11 @@
 """The daily scheduler inside every `arena serve` process: commitments ahead, days closed and revealed.
 
+Each round prepares today and the next AHEAD_DAYS days, and settles every prepared challenge whose seed
+is not revealed yet, whatever its age (the index of them is rebuilt from the challenge streams when the
+process starts): a scheduler down for days reveals every day it missed as soon as it runs again.
+AHEAD_DAYS is 8, one more than the 7 days of the promise: day D+8's commitment is made during day D,
+so at the first instant of day D+1 the commitments of the next 7 days are all out.
+
 Every process runs it; each job (prepare a day, settle a challenge) runs under a short Redis lock so
 exactly one process does it at a time, and every job is idempotent besides (its events are appended
 at an expected version: a second process's append is refused and changes nothing). A process that
@@ -15,13 +21,14 @@ import secrets
 
 from redis.exceptions import RedisError
 
+from engine import RuleError
+
 from ..store import StoreError
 from ..store.keys import scheduler_lock_key
-from .catalogue import utc_date_of
+from .catalogue import parse_challenge_key, utc_date_of
 from .service import TournamentService
 
-AHEAD_DAYS = 7  # commitments published for today and the next 7 days
-BEHIND_DAYS = 2  # days still settled (their close, grace, reveal) after they ended
+AHEAD_DAYS = 8  # today's and the next 8 days' commitments made: 7 days ahead from each day's first instant
 LOCK_MS = 120_000  # longer than a day's preparation (solver work) takes
 log = logging.getLogger("arena.tournaments")
 
@@ -33,6 +40,7 @@ class DailyScheduler:
         self.tournaments = tournaments
         self.every_s = every_s
         self.owner = secrets.token_hex(8)
+        self._indexed = False  # the unrevealed index rebuilt from the streams once per process
 
     async def _locked(self, job: str, work) -> bool:
         """Run `work` unless another process holds the job's lock; whether it ran."""
@@ -47,14 +55,21 @@ class DailyScheduler:
         return True
 
     async def run_once(self) -> None:
-        today = dt.date.fromisoformat(utc_date_of(self.tournaments.clock()))
-        for offset in range(-BEHIND_DAYS, AHEAD_DAYS + 1):
+        t = self.tournaments
+        if not self._indexed:
+            found = await t.rebuild_unrevealed()
+            self._indexed = True
+            log.info("daily scheduler: %d prepared challenge(s) not yet revealed", found)
+        today = dt.date.fromisoformat(utc_date_of(t.clock()))
+        # Settling first: a day that closed while nobody ran is revealed before new days cost solver time.
+        for key in await t.unrevealed():
+            ref = parse_challenge_key(key)
+            if isinstance(ref, RuleError) or ref.date > today.isoformat():
+                continue  # an upcoming day: nothing to settle yet
+            await self._locked(f"settle:{ref.key}", lambda r=ref: t.settle(r))
+        for offset in range(AHEAD_DAYS + 1):
             day = today + dt.timedelta(days=offset)
-            if offset >= 0:
-                await self._locked(f"prepare:{day.isoformat()}", lambda d=day: self.tournaments.prepare_days(d, 1))
-            if offset <= 0:
-                for ref in self.tournaments.challenges_of(day):
-                    await self._locked(f"settle:{ref.key}", lambda r=ref: self.tournaments.settle(r))
+            await self._locked(f"prepare:{day.isoformat()}", lambda d=day: t.prepare_days(d, 1))
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():

@@ -3,14 +3,18 @@
 Each challenge is a stream in the store's "daily" namespace (prepared, closed, revealed) and each
 player's attempt one more (started, finished, verified or rejected); the version-0 append makes the
 first attempt the only one, whichever gateway process takes the request. An attempt is a game of kind
-"daily" linked to its challenge and dealt from the challenge's seed; the game service keeps its deal
-secret until the challenge's reveal. The leaderboard is a projection of the attempt streams.
+"daily" linked to its challenge. A named account made before the challenge opened plays the ranked
+deal (the committed seed); a guest, or an account made since, plays the guests' deal unranked, so no
+throwaway identity sees the ranked deal before the reveal. The game service keeps either deal secret
+until the challenge's reveal; practice on it opens only then. The leaderboard is a projection of the
+attempt streams. Preparing and settling days is in days.py, what the service hears in results.py.
 Knows no game rule: deals, moves and results come from the game service and the engine.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,32 +25,33 @@ from engine.intents import ResignIntent
 from ..games.entries import DAILY, PRACTICE, GameLinks
 from ..games.model import GameSummary
 from ..games.service import GameService
-from ..solver_pool import in_solver_worker
 from ..store import EventStore, VersionConflict
 from ..store.keys import attempt_stream_id, daily_stream_id
 from . import challenge as ch
 from .accounts import AccountStore
 from .catalogue import ChallengeRef, challenges_of, parse_challenge_key
-from .derivation import new_salt, pick_seed
-from .events import from_stored, to_new_event
+from .days import ChallengeDays
+from .events import AttemptStarted, from_stored, to_new_event
 from .leaderboard import RedisLeaderboard
 from .results import AttemptResults
-from .winnable import FALLBACK_CHECK, check_for
 
-PROOF_COUNTERS = 16  # deals a solver may fail to prove before a day falls back to "not lost at the deal"
 NO_ATTEMPT = "no_attempt"
-ATTEMPT_NOT_OVER = "attempt_not_over"
+NOT_REVEALED = "not_revealed"
+GUEST, NEW_ACCOUNT = "guest", "new_account"  # why an attempt is unranked (AttemptStarted.unranked)
 
 
-class TournamentService(AttemptResults):
+class TournamentService(AttemptResults, ChallengeDays):
     def __init__(self, redis: Any, games: GameService, *, secret: bytes, clock: Callable[[], int] | None = None,
-                 daily_games: tuple[str, ...] = ()) -> None:
+                 daily_games: tuple[str, ...] = (), weak_check: bool = False) -> None:
         self.redis, self.games, self.secret = redis, games, secret
         self.daily_games = daily_games
+        self.weak_check = weak_check  # ARENA_DAILY_WEAK_CHECK: a day the solver cannot prove falls back
         self.clock = clock or games.clock
         self.store = EventStore(redis, clock=self.clock, namespace="daily")
         self.board = RedisLeaderboard(redis)
-        self.accounts = AccountStore(redis)
+        self._unprovable: set[str] = set()
+        self._revealed: set[str] = set()  # challenges known revealed (grows by a key a day per game)
+        self.accounts = AccountStore(redis, clock=self.clock)  # the server's clock: "made before it opened"
         # Told of every leaderboard change with its new version (the gateway pushes it to watchers).
         self.board_changed: Callable[[str, int], Awaitable[None]] | None = None
 
@@ -67,6 +72,16 @@ class TournamentService(AttemptResults):
             state, version = ch.evolve_challenge(state, from_stored(stored)), stored.version
         return state, version
 
+    def is_revealed(self, key: str) -> bool:
+        """Whether this process knows the challenge's seed is revealed (the deal secrecy's question)."""
+        return key in self._revealed
+
+    async def learn_reveal(self, key: str) -> None:
+        """Read the challenge's stream: a reveal made by another process becomes known here. Only
+        reveals are kept: once revealed, a challenge stays revealed."""
+        if (await self.challenge(key)).revealed is not None:
+            self._revealed.add(key)
+
     async def _attempt(self, key: str, player_id: str) -> tuple[ch.AttemptState, int]:
         state, version = ch.AttemptState(), 0
         for stored in await self.store.read(attempt_stream_id(key, player_id)):
@@ -83,125 +98,82 @@ class TournamentService(AttemptResults):
             return False
         return True
 
-    # Preparing, closing, revealing (the scheduler calls these; each is safe to run twice) ------
-
-    async def prepare(self, ref: ChallengeRef) -> ch.ChallengeState:
-        state = await self.challenge(ref.key)
-        if state.prepared is not None:
-            return state
-        daily = ref.daily
-        check = check_for(daily.game)
-        # The solver is seconds of CPU work: in a worker process, so this process's sockets (and its GIL)
-        # keep being served meanwhile.
-        pick = await in_solver_worker(_pick, self.secret, ref.date, daily.game, daily.variant, daily.game,
-                                      PROOF_COUNTERS)
-        if isinstance(pick, RuleError):  # no proof within the budget: the weaker check, recorded as such
-            check = FALLBACK_CHECK
-            pick = pick_seed(self.secret, ref.date, daily.game, daily.variant, check)
-        assert not isinstance(pick, RuleError), pick
-        command = ch.PrepareChallenge(ref, pick, new_salt(), check.name, self.clock())
-        events = ch.decide_challenge(command, state)
-        if not isinstance(events, RuleError):
-            await self._append(daily_stream_id(ref.key), 0, events)
-        return await self.challenge(ref.key)
-
-    async def prepare_days(self, first: dt.date, days: int) -> int:
-        prepared = 0
-        for offset in range(days):
-            for ref in self.challenges_of(first + dt.timedelta(days=offset)):
-                if (await self.challenge(ref.key)).prepared is None:
-                    await self.prepare(ref)
-                    prepared += 1
-        return prepared
-
-    async def settle(self, ref: ChallengeRef) -> ch.ChallengeState:
-        """Close, end late attempts, and once every win is verified reveal the seed and make the board final."""
-        now = self.clock()
-        stream = daily_stream_id(ref.key)
-        state, version = await self._challenge(ref.key)
-        if state.prepared is None or state.revealed is not None:
-            return state
-        if not state.closed and now >= state.prepared.closes_at_ms:
-            events = ch.decide_challenge(ch.CloseChallenge(now), state)
-            if not isinstance(events, RuleError):
-                await self._append(stream, version, events)  # refused when another process closed it first
-            state, version = await self._challenge(ref.key)
-        if now < state.final_at_ms or state.revealed is not None:
-            return state
-        await self._end_late_attempts(ref.key)
-        counts = await self.board.counts(ref.key)
-        events = ch.decide_challenge(ch.RevealSeed(now, counts.playing, counts.pending), state)
-        if isinstance(events, RuleError):
-            return state  # wins still await the validator: the next round reveals
-        await self._append(stream, version, events)
-        await self.board.finalize(ref.key, now)
-        await self._changed(ref.key)
-        return await self.challenge(ref.key)
-
-    async def _end_late_attempts(self, key: str) -> None:
-        for player_id in await self._players_with_status(key, ("playing", "guest_playing")):
-            attempt, _ = await self._attempt(key, player_id)
-            if attempt.started is not None and attempt.finished is None:
-                game = await self.games.load(attempt.started.game_id)
-                if game is not None:  # resigned through the game: its end reaches us like any other
-                    await self.games.submit(player_id, game.game_id, f"grace-{key}", game.version, ResignIntent())
-                attempt, version = await self._attempt(key, player_id)
-                if attempt.finished is None:  # the game had ended without telling us: end the attempt here
-                    await self._record_end(key, player_id, "abandoned", 0, 0, self.clock())
-
-    async def _players_with_status(self, key: str, statuses: tuple[str, ...]) -> list[str]:
-        from ..store.keys import daily_status_key
-
-        raw = await self.redis.hgetall(daily_status_key(key))
-        return [p.decode() for p, s in raw.items() if s.decode() in statuses]
+    async def _end_late_attempt(self, key: str, player_id: str) -> None:
+        """An attempt still running after the grace: its game resigned (its end reaches us like any other)."""
+        attempt, _ = await self._attempt(key, player_id)
+        if attempt.started is not None and attempt.finished is None:
+            game = await self.games.load(attempt.started.game_id)
+            if game is not None:
+                await self.games.submit(player_id, game.game_id, f"grace-{key}", game.version, ResignIntent())
+            attempt, version = await self._attempt(key, player_id)
+            if attempt.finished is None:  # the game had ended without telling us: end the attempt here
+                await self._record_end(key, player_id, attempt.started.game_id, "abandoned", 0, 0, self.clock())
 
     # Attempts --------------------------------------------------------------------------------
 
     async def start_attempt(self, player_id: str, key: str) -> GameSummary | RuleError:
-        """The player's attempt at the challenge: made by the first request, the same game ever after."""
+        """The player's attempt at the challenge: made by the first request, the same game ever after.
+
+        Race-free across requests and processes: the attempt is claimed first, by appending its
+        AttemptStarted (naming a fresh game id) at version 0 of its stream; only then is the game
+        created under that id, idempotently. Two first requests race for the claim, never for games:
+        the loser reads the winner's claim and answers with the same game (creating it if the winner
+        has not yet), so no second game on the deal exists and no other game can end the attempt."""
         ref = parse_challenge_key(key)
         if isinstance(ref, RuleError):
             return ref
         state = await self.challenge(ref.key)
         attempt, _ = await self._attempt(ref.key, player_id)
-        if attempt.started is not None:
-            return await self._summary(attempt.started.game_id)
-        ranked = await self.accounts.by_player(player_id) is not None
-        probe = ch.decide_attempt(ch.StartAttempt(player_id, "-", ranked, self.clock()), attempt, state)
-        if isinstance(probe, RuleError):
-            return probe
-        assert state.prepared is not None
+        if attempt.started is None:
+            account = await self.accounts.by_player(player_id)
+            ranked = account is not None and state.prepared is not None and \
+                account.created_at_ms < state.prepared.opens_at_ms
+            unranked = "" if ranked else (NEW_ACCOUNT if account is not None else GUEST)
+            command = ch.StartAttempt(player_id, secrets.token_hex(8), ranked, self.clock(), unranked)
+            events = ch.decide_attempt(command, attempt, state)
+            if isinstance(events, RuleError):
+                return events
+            if await self._append(attempt_stream_id(ref.key, player_id), 0, events):
+                attempt = ch.evolve_attempt(attempt, events[0])
+            else:  # another request claimed it first: its game is the attempt
+                attempt, _ = await self._attempt(ref.key, player_id)
+        assert attempt.started is not None
+        return await self._attempt_game(state, attempt.started)
+
+    async def _attempt_game(self, state: ch.ChallengeState, started: AttemptStarted) -> GameSummary | RuleError:
+        """The claimed attempt's game, created under its id if no request has yet (idempotent)."""
+        summary = await self.games.summary(started.game_id)
+        if summary is not None:
+            return summary
         prepared = state.prepared
+        assert prepared is not None
+        seed = prepared.sealed.seed
+        if started.on_guest_deal:  # a challenge prepared before guests' deals: a fresh one each
+            seed = prepared.guest_seed if prepared.guest_seed is not None else secrets.randbits(64)
         game = await self.games.create_game(
-            player_id, prepared.game, prepared.variant, prepared.sealed.seed,
-            kind=DAILY, links=GameLinks(challenge=ref.key), ranked=ranked,
+            started.player, prepared.game, prepared.variant, seed, kind=DAILY,
+            links=GameLinks(challenge=prepared.challenge), ranked=started.ranked, game_id=started.game_id,
         )
-        assert not isinstance(game, RuleError), game
-        events = ch.decide_attempt(ch.StartAttempt(player_id, game.id, ranked, self.clock()), attempt, state)
-        assert not isinstance(events, RuleError), events
-        if not await self._append(attempt_stream_id(ref.key, player_id), 0, events):
-            # Two first requests raced: the other one's game is the attempt. Ours is never handed out;
-            # resigned, so no one can ever play a second attempt on this deal.
-            await self.games.submit(player_id, game.id, "second-attempt", 0, ResignIntent())
-            attempt, _ = await self._attempt(ref.key, player_id)
-            assert attempt.started is not None
-            return await self._summary(attempt.started.game_id)
-        await self.board.start(ref.key, player_id, ranked)
-        await self._changed(ref.key)
+        if isinstance(game, RuleError):
+            return game
+        # On the board from "-" only: a second creator (the claim's loser, a retry) changes nothing.
+        if not isinstance(await self.board.start(prepared.challenge, started.player, started.ranked), RuleError):
+            await self._changed(prepared.challenge)
         return game
 
     async def start_practice(self, player_id: str, key: str) -> GameSummary | RuleError:
-        """The challenge's deal again, unranked, once the player's attempt is over; as secret as the attempt."""
+        """The challenge's deal again, unranked, once the challenge is revealed. Not before, even after
+        the player's own attempt: practice (with its undo) would show every card of a deal others are
+        still playing, to pass on to a second account or a friend."""
         ref = parse_challenge_key(key)
         if isinstance(ref, RuleError):
             return ref
-        attempt, _ = await self._attempt(ref.key, player_id)
         state = await self.challenge(ref.key)
-        if attempt.finished is None and state.revealed is None:
-            return rule_error(ATTEMPT_NOT_OVER, "practice on a daily's deal opens once your attempt is over")
         prepared = state.prepared
         if prepared is None:
             return rule_error(ch.NOT_PREPARED, "this challenge has not been prepared")
+        if state.revealed is None:
+            return rule_error(NOT_REVEALED, "practice on a daily's deal opens once the challenge is revealed")
         return await self.games.create_game(
             player_id, prepared.game, prepared.variant, prepared.sealed.seed,
             kind=PRACTICE, links=GameLinks(challenge=ref.key),
@@ -214,11 +186,6 @@ class TournamentService(AttemptResults):
 
     async def attempt_of(self, player_id: str, key: str) -> ch.AttemptState:
         return (await self._attempt(key, player_id))[0]
-
-
-def _pick(secret: bytes, date: str, game: str, variant: dict, check_game: str, counters: int):
-    """pick_seed in the worker process, with that process's check for the game."""
-    return pick_seed(secret, date, game, variant, check_for(check_game), max_counter=counters)
 
 
 def load_tournament_secret(given: str | None, data_dir: Any) -> bytes:

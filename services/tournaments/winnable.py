@@ -23,6 +23,11 @@ WinnableFn = Callable[[str, dict[str, Any], int], bool]
 
 EXACT_SOLVER = "exact_solver"
 NOT_LOST_AT_DEAL = "not_lost_at_deal"
+WEAK = "weak"  # a daily's fallback: not lost as dealt, only where ARENA_DAILY_WEAK_CHECK allows it
+# Counters a daily's pick tries with a proving check. Past them the day is not prepared (logged) unless
+# the weak fallback is allowed: with Spider four suits, the hardest, some 5 deals in 6 are proven
+# within DAILY_BUDGETS, so 16 refusals in a row come about once in 10**12 days.
+PROOF_COUNTERS = 16
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ DAILY_BUDGETS: dict[str, int] = {"wizard": 20_000, "spider": 200_000}
 
 SOLVER_CHECK = WinnabilityCheck(EXACT_SOLVER, True, _solved_winnable)
 FALLBACK_CHECK = WinnabilityCheck(NOT_LOST_AT_DEAL, False, _not_lost_at_deal)
+# The same test under the name a challenge records when it fell back to it: shown as `check: weak`.
+WEAK_CHECK = WinnabilityCheck(WEAK, False, _not_lost_at_deal)
 
 _CHECKS: dict[str, WinnabilityCheck] = {}
 
@@ -72,6 +79,13 @@ _CHECKS: dict[str, WinnabilityCheck] = {}
 def register_check(game: str, check: WinnabilityCheck) -> None:
     """Use `check` for `game` from now on (a new solver for Spider or Solitaire Wizard)."""
     _CHECKS[game] = check
+
+
+def check_named(name: str) -> WinnabilityCheck | None:
+    """The check a challenge recorded by name (to re-run it on the skipped counters); None if unknown."""
+    if name == EXACT_SOLVER:
+        return SOLVER_CHECK
+    return {NOT_LOST_AT_DEAL: FALLBACK_CHECK, WEAK: WEAK_CHECK}.get(name)
 
 
 def check_for(game: str) -> WinnabilityCheck:

@@ -45,7 +45,7 @@ class Clock:
 @pytest.fixture
 def day(redis_url, tmp_path, audit):
     clock = Clock(tmp_path / "clock")
-    clock.set(OPENS + HOUR)
+    clock.set(OPENS - HOUR)  # the eve: accounts made now are ranked on the day (made before it opened)
     env = {"ARENA_TEST_CLOCK_FILE": str(clock.path), "ARENA_SCHEDULER": "1", "ARENA_DAILY_GAMES": "wish",
            "ARENA_TOURNAMENT_SECRET": TOURNAMENT_SECRET, "ARENA_VALIDATORS": "0"}
     servers = [ServeProcess(redis_url, tmp_path / name, env) for name in ("a", "b")]
@@ -85,7 +85,11 @@ def register(http, name: str, audit) -> Client:
 
 def test_a_daily_from_commitment_to_reveal_on_two_processes(day, sync_redis_client, tmp_path, audit):
     clock, (a, b), (http_a, http_b) = day
-    card = wait_for(lambda: card_of(http_a.get("/api/dailies").json(), WISH), "today's Wish to be prepared")
+    wait_for(lambda: http_a.get(f"/api/dailies/{DAY.isoformat()}").json()["challenges"], "the Wish to be prepared")
+    suffix = str(time.time_ns())[-6:]
+    ann, ben = register(http_a, f"ann{suffix}", audit), register(http_b, f"ben{suffix}", audit)
+    clock.set(OPENS + HOUR)
+    card = wait_for(lambda: card_of(http_a.get("/api/dailies").json(), WISH), "today's Wish to be open")
     commitment = card["challenge"]["commitment"]
     assert card["challenge"]["status"] == "open" and card["challenge"]["seed"] is None
     assert card_of(http_b.get("/api/dailies").json(), WISH)["challenge"]["commitment"] == commitment
@@ -94,8 +98,6 @@ def test_a_daily_from_commitment_to_reveal_on_two_processes(day, sync_redis_clie
     stream = sync_redis_client.xrange(f"arena:daily:{{daily-{WISH}}}:log")
     assert len(stream) == 1  # two schedulers, one commitment
 
-    suffix = str(time.time_ns())[-6:]
-    ann, ben = register(http_a, f"ann{suffix}", audit), register(http_b, f"ben{suffix}", audit)
     assert http_a.post("/api/accounts", json={"name": f"ANN{suffix}", "password": "x" * 12}).json()["code"] == "name_taken"
     wrong = http_b.post("/api/session/sign-in", json={"name": f"ann{suffix}", "password": "wrong password"})
     assert wrong.status_code == 401 and wrong.json()["code"] == "wrong_password"

@@ -39,7 +39,7 @@ def daily_server(private_redis, tmp_path_factory):
     # consumer group, on the real clock, and one of them taking this daily's win left it unranked.
     folder = tmp_path_factory.mktemp("ghost")
     clock = Clock(folder / "clock")
-    clock.set(OPENS + HOUR)
+    clock.set(OPENS - HOUR)  # the eve: the test's account is made before the day opens (ranked)
     settings = gateway_settings(private_redis.url, folder, test_clock_file=clock.path, scheduler=True,
                                 daily_games=("wish",), validators=1)
     server = ServerThread(settings).start()
@@ -74,9 +74,11 @@ def test_a_ghost_race_opens_only_after_the_reveal_and_races_the_best_verified_re
     server, clock = daily_server
     audit, sync_redis_client = Audit(private_sync), private_sync
     with httpx.Client(base_url=server.url, timeout=20) as http:
-        wait_for(lambda: status_of(http) == "open", "today's Wish to be prepared")
+        wait_for(lambda: status_of(http) == "scheduled", "the Wish to be prepared")
         name = f"gho{time.time_ns() % 10**8}"
         ann = register(http, name, audit)
+        clock.set(OPENS + HOUR)
+        wait_for(lambda: status_of(http) == "open", "the Wish to open")
         racer = Client.guest(server.url, http, audit)
         refused(http, racer, "not_revealed")  # open, no win yet
         attempt = http.post(f"{PATH}/attempt", headers=ann.headers).raise_for_status().json()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from engine.errors import RuleError
 from services.tournaments.catalogue import DAY_MS, GRACE_MS, parse_challenge_key
 from services.tournaments.challenge import (
     ALREADY_PREPARED,
@@ -67,8 +68,17 @@ def prepared() -> ChallengeState:
 
 
 def attempt(challenge, *commands, ranked=True):
-    start = StartAttempt("g_alice", "game-1", ranked, OPENS + 1000)
+    start = StartAttempt("g_alice", "game-1", ranked, OPENS + 1000, "" if ranked else "guest")
     return run(lambda c, s: decide_attempt(c, s, challenge), evolve_attempt, AttemptState(), start, *commands)
+
+
+def test_an_attempt_is_ranked_or_unranked_with_its_reason():
+    challenge = prepared()
+    for ranked, why in ((True, "guest"), (False, "")):
+        refused = decide_attempt(StartAttempt("g_a", "game-1", ranked, OPENS + 1, why), AttemptState(), challenge)
+        assert isinstance(refused, RuleError) and refused.code == "bad_result"
+    started = decide_attempt(StartAttempt("g_a", "game-1", False, OPENS + 1, "new_account"), AttemptState(), challenge)
+    assert started[0].unranked == "new_account" and started[0].on_guest_deal
 
 
 def test_prepare_commits_to_the_picked_seed_and_hides_it():

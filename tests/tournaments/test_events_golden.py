@@ -19,6 +19,8 @@ from services.tournaments.events import (
     ChallengePrepared,
     EntryRejected,
     EntryVerified,
+    ReviewCleared,
+    ReviewFlagged,
     SealedDeal,
     SeedRevealed,
     decode_event,
@@ -40,6 +42,8 @@ SAMPLES = {
     "attempt_finished_by_grace": AttemptFinished("g_a", "abandoned", 0, 9, 10, "grace"),
     "entry_verified": EntryVerified("g_a", 11),
     "entry_rejected": EntryRejected("g_a", "replay differs", 12),
+    "review_flagged": ReviewFlagged("g_a", ["fast_first_move", "even_tempo"], 13),
+    "review_cleared": ReviewCleared("g_a", "a person: checked the replay", 14),
 }
 
 

@@ -76,10 +76,10 @@ async def test_a_day_from_commitment_to_reveal(stack, clock):
     prepared = await stack.tournaments.prepare(ref)
     info = prepared.prepared
     assert info.challenge == ref.key and info.check == "exact_solver"
-    clock.now = OPENS + HOUR
-    accounts = stack.tournaments.accounts
+    accounts = stack.tournaments.accounts  # made before the challenge opened: ranked
     alice = (await accounts.register(unique_id("Al")[:18], "correct horse battery")).player_id
     bob = (await accounts.register(unique_id("Bo")[:18], "correct horse battery")).player_id
+    clock.now = OPENS + HOUR
     guest = "g_" + unique_id()[-16:]
     game_a = await win(stack, alice, ref.key, clock)
     again = await stack.tournaments.start_attempt(alice, ref.key)
@@ -121,14 +121,15 @@ async def test_two_schedulers_close_a_day_once(stack, private_redis_client, cloc
 async def test_a_win_faster_than_the_review_floor_is_ranked_and_shown_flagged(stack, clock):
     ref = next(ref for ref in challenges_of(DAY + dt.timedelta(days=2)) if ref.daily.game == "wish")
     await stack.tournaments.prepare(ref)
+    player = (await stack.tournaments.accounts.register(unique_id("Fa")[:18], "correct horse battery")).player_id
     clock.now = ref.opens_at_ms + HOUR
     # The test's player moves every 500 ms: under a 10 s floor (the other rules off)
     stack.validators.queue.review = ReviewRules(first_move_ms=0, move_floor_ms=10_000, even_spread=0, total_move_ms=0)
-    player = (await stack.tournaments.accounts.register(unique_id("Fa")[:18], "correct horse battery")).player_id
     await win(stack, player, ref.key, clock)
     await stack.validate()
     [row] = (await stack.tournaments.board.page(ref.key)).rows
     assert row.entry.player == player and row.entry.flagged and row.rank == 1
+    assert row.entry.review and row.entry.review_reasons == ("fast_moves",)  # marked until an operator clears it
 
 
 @pytest.mark.parametrize("told_late", [True, False], ids=["end-heard-after-the-verdict", "end-never-heard"])
@@ -139,6 +140,7 @@ async def test_a_verdict_before_the_game_end_reaches_the_board_still_ranks_the_w
     day = DAY + dt.timedelta(days=3 if told_late else 4)
     ref = next(ref for ref in challenges_of(day) if ref.daily.game == "wish")
     await stack.tournaments.prepare(ref)
+    player = (await stack.tournaments.accounts.register(unique_id("Qu")[:18], "correct horse battery")).player_id
     clock.now = ref.opens_at_ms + HOUR
     heard = []
 
@@ -150,7 +152,6 @@ async def test_a_verdict_before_the_game_end_reaches_the_board_still_ranks_the_w
             heard.append(args)
 
     stack.games.results = AllResults(stack.validators.submitter, Later())
-    player = (await stack.tournaments.accounts.register(unique_id("Qu")[:18], "correct horse battery")).player_id
     game_id = await win(stack, player, ref.key, clock)
     assert (await stack.tournaments.board.standing(ref.key, player)).status == "playing"
     await stack.validate()
