@@ -45,6 +45,7 @@ class TimedEvent(Struct, frozen=True):
     event: AnyEvent
     stream_version: int  # its entry's position in the stream
     ts_ms: int  # the server's time when it was appended
+    move_id: str | None = None  # the client's move id: one for every event of one move (a Finish has many)
 
 
 class GameLog(Struct, frozen=True):
@@ -124,6 +125,6 @@ def read_log(entries: Sequence[StoredEvent]) -> GameLog:
             hints.append(entry)
             hint_versions.append(stored.version)
         else:
-            events.append(TimedEvent(entry, stored.version, stored.ts_ms))
+            events.append(TimedEvent(entry, stored.version, stored.ts_ms, stored.move_id))
     assert created is not None
     return GameLog(created, shown, tuple(events), entries[-1].version, tuple(hints), tuple(hint_versions))

@@ -16,9 +16,9 @@ A reason flags the win for an operator's review (it stays ranked, marked, until 
 never a rejection. So every threshold sits where a fast person does not reach it, and a bot that
 reaches none of them plays at a human's pace, which is what a daily's board can ask.
 
-Moves are the player's actions: entries stamped at the same server time are one (the Finish button
-plays the rest of a game as one append, its moves a few microseconds apart), so a fast finish is
-never read as a string of instant moves.
+Moves are the player's actions: the entries of one move id are one (the Finish button plays the rest
+of a game as one move, its events in one append at one time), so a Finish is never read as a string
+of instant moves, while separate moves stay separate however close together they came.
 """
 
 from __future__ import annotations
@@ -67,17 +67,20 @@ class MoveStats(Struct, frozen=True):
     fastest_gap_ms: int  # shortest time between two consecutive actions (the first look included)
     median_gap_ms: float
     first_move_ms: int = 0  # first look to first action
-    actions: int = 0  # the player's actions: entries at distinct times
+    actions: int = 0  # the player's actions: moves, a Finish's events counted once
     spread: float | None = None  # standard deviation / mean of the gaps between actions (None under 2 gaps)
     total_ms: int = 0  # first look to the last action
 
 
 def action_times(log: GameLog) -> list[int]:
-    """The server time of each of the player's actions, in order (entries at the same time are one)."""
+    """The server time of each of the player's actions, in order (consecutive entries of one move id
+    are one; entries without one, from older logs, each count)."""
     times: list[int] = []
+    previous: str | None = None
     for timed in log.events:
-        if not times or timed.ts_ms != times[-1]:
+        if not times or timed.move_id is None or timed.move_id != previous:
             times.append(timed.ts_ms)
+        previous = timed.move_id
     return times
 
 

@@ -22,19 +22,20 @@ RULES = ReviewRules()
 
 def wish_log(seed: int, gaps: list[int]) -> tuple[GameLog, int]:
     """A won Wish log: the solver's line, move k stamped `gaps[k]` after the one before (the first after the
-    first look; a gap of 0 puts a move in the same append as the one before, as the Finish button does)."""
+    first look; a gap of None puts a move in the same append as the one before, as the Finish button does)."""
     created = GameCreated("wish", {"mode": "standard"}, seed, "g_player", SHOWN - 5_000, kind=DAILY, ranked=True)
     state = start_state(created)
     line = solve(state).line
     assert len(gaps) == len(line), f"the line has {len(line)} moves"
-    times = list(itertools.accumulate(gaps, initial=SHOWN))[1:]
+    times = list(itertools.accumulate((gap or 0 for gap in gaps), initial=SHOWN))[1:]
+    move_ids = list(itertools.accumulate((gap is not None for gap in gaps), initial=0))[1:]
     events = []
-    for n, (intent, at) in enumerate(zip(line, times)):
+    for n, (intent, at, move) in enumerate(zip(line, times, move_ids)):
         decided = engine.decide(intent, state)
         assert not isinstance(decided, engine.RuleError), decided
         for event in decided:
             state = engine.evolve(state, event)
-            events.append(TimedEvent(event, n + 3, at))
+            events.append(TimedEvent(event, n + 3, at, f"m{move}"))
     assert state.status == engine.WON
     log = GameLog(created, GameShown(SHOWN, "g_player"), tuple(events), len(events) + 2)
     return log, times[-1] - SHOWN
@@ -78,10 +79,18 @@ def test_a_human_paced_win_is_not_flagged():
 def test_a_fast_human_with_the_finish_button_is_not_flagged():
     """Ten pairs found quickly (0.4 to 1.3 s), then Finish plays the last six in one append: the six are one
     action, not five instant moves that would pull the median under the floor."""
-    gaps = [900, 450, 1300, 600, 400, 1100, 500, 800, 700, 1200, 650, 0, 0, 0, 0, 0]
+    gaps = [900, 450, 1300, 600, 400, 1100, 500, 800, 700, 1200, 650, None, None, None, None, None]
     log, time_ms = wish_log(7, gaps)
     verdict = verdict_of(log, time_ms)
     assert verdict.stats.actions == 11 and verdict.stats.median_gap_ms == 700 and verdict.review == ()
+
+
+def test_moves_sent_at_once_are_each_a_move():
+    """A script that waits a second, then sends its 16 moves in one burst the server stamps in one ms: each
+    is a move of its own (its own move id): instant, even, and too quick in total."""
+    log, time_ms = wish_log(7, [1_000] + [0] * 15)
+    verdict = verdict_of(log, time_ms)
+    assert verdict.stats.actions == 16 and verdict.review == (FAST_MOVES, EVEN_TEMPO, FAST_TOTAL)
 
 
 def test_each_rule_alone():
