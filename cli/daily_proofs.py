@@ -21,14 +21,9 @@ from typing import Any
 from msgspec import Struct
 
 from engine.rules import variant_key
-from engine.solver import solvable_games
 from services.tournaments.challenge import PUBLISH_AHEAD_MS
 from services.tournaments.derivation import seed_from_day_key, verify_commitment
-from services.tournaments.winnable import (
-    EXACT_SOLVER, FALLBACK_CHECK, NOT_LOST_AT_DEAL, SOLVER_CHECK, WinnabilityCheck, check_for,
-)
-
-WEAK = "weak"  # the name a challenge records for the not-lost-at-the-deal fallback where a setting allows it
+from services.tournaments.winnable import WinnabilityCheck, check_for, check_named
 
 
 class Challenge(Struct, frozen=True):
@@ -156,14 +151,8 @@ def reveal_findings(info: Challenge) -> list[Finding]:
 
 def server_check(game: str, name: str) -> WinnabilityCheck | None:
     """The check a challenge names, as the server ran it; None for a name this version does not know."""
-    best = check_for(game)
-    if name == best.name:
-        return best
-    if name == EXACT_SOLVER and game in solvable_games():
-        return SOLVER_CHECK
-    if name in (NOT_LOST_AT_DEAL, WEAK):
-        return FALLBACK_CHECK  # the same test under either name
-    return None
+    best = check_for(game)  # the game's own (a registered solver), when the challenge names it
+    return best if name == best.name else check_named(name)
 
 
 def pick_findings(info: Challenge, on_counter: Callable[[int], None] = lambda c: None) -> Iterator[Finding]:

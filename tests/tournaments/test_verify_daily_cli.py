@@ -112,3 +112,12 @@ def test_a_saved_copy_of_another_day_exits_2(tmp_path, capsys, true_pick):
     other = json.loads(json.dumps(published(day)).replace(DATE, "2026-02-07"))
     code, out = run(tmp_path, capsys, day, copy=other)
     assert code == 2 and "no saved copy lists a challenge of 2026-02-06" in out
+
+
+def test_the_skipped_counters_are_re_solved_with_the_check_the_challenge_names(tmp_path, capsys, true_pick):
+    # The same pick claimed as made on the weak check: its counter 0, not lost as dealt, would have been taken.
+    weak = revealed(true_pick.seed, true_pick.counter, true_pick.day_key, check="weak")
+    code, out = run(tmp_path, capsys, weak)
+    assert code == 1 and "mismatch: skipped counter 0" in out and "passes weak" in out
+    code, out = run(tmp_path, capsys, revealed(true_pick.seed, true_pick.counter, true_pick.day_key, check="magic"))
+    assert code == 1 and "the check 'magic' is unknown to this arena" in out
