@@ -1,8 +1,9 @@
 """`arena verify FILE...`: replay files checked offline, with the engine alone (no server).
 
 Each file is re-run exactly as the validator re-runs a stored log: every entry re-decided from the
-deal, the header, result, times and digest checked. A progress bar while it works, a summary table at
-the end, exit status 1 if any file fails.
+deal, the header, result, times and digest checked, and a revealed daily's commitment checked to
+bind the file's own deal (date, game, variant, seed, salt) to its challenge. A progress bar while it
+works, a summary table at the end, exit status 1 if any file fails.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         verdict = verify_replay(replay)
         if verdict.verified:
             detail = f"{replay.game} won in {verdict.moves} moves, {verdict.time_ms / 1000:.1f} s"
+            if replay.commitment is not None:  # checked by verify_replay: the deal is the one committed to
+                detail += f"; the commitment binds its deal to {replay.challenge}"
             rows.append((str(path), replay.game_id, "verified", detail))
         else:
             where = f" (entry {verdict.bad_entry})" if verdict.bad_entry is not None else ""

@@ -11,6 +11,7 @@ from litestar.params import FromPath
 from .api_docs import errors
 from ..games.model import NO_SUCH_GAME, Refusal
 from ..games.service import GameService
+from ..tournaments.service import TournamentService
 from ..validator.public import ValidatorStatus, public_replay, validator_status
 from ..validator.replay_file import ReplayFile
 from ..validator.replay_views import UNAVAILABLE, ReplayViews, public_views
@@ -23,10 +24,12 @@ class ReplaysController(Controller):
     tags = ["replays"]
 
     @get("/games/{game_id:str}/replay", responses=errors(400, 403, 404))
-    async def replay(self, game_id: FromPath[str], service: NamedDependency[GameService]) -> ReplayFile:
+    async def replay(self, game_id: FromPath[str], service: NamedDependency[GameService],
+                     tournaments: NamedDependency[TournamentService]) -> ReplayFile:
         """The game's replay file (docs/replay-format.md) once its deal may be public: a casual game once
-        over, a daily attempt after the challenge's reveal, a race game after its race. Anyone may ask."""
-        found = await public_replay(service, game_id)
+        over, a daily attempt after the challenge's reveal (with its salt and commitment), a race game
+        after its race. Anyone may ask."""
+        found = await public_replay(service, game_id, tournaments.challenge)
         if isinstance(found, Refusal):
             raise ApiError(404 if found.code == NO_SUCH_GAME else 403, found.code, found.message)
         return found

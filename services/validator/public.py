@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from msgspec import Struct
@@ -26,12 +27,34 @@ async def public_game(service: GameService, game_id: str) -> LiveGame | Refusal:
     return live
 
 
-async def public_replay(service: GameService, game_id: str) -> ReplayFile | Refusal:
-    """The game's replay file, or why not (public_game)."""
+# A challenge's state by its key (TournamentService.challenge): read for the salt and commitment.
+ChallengeLookup = Callable[[str], Awaitable[Any]]
+
+
+async def public_replay(service: GameService, game_id: str,
+                        challenges: ChallengeLookup | None = None) -> ReplayFile | Refusal:
+    """The game's replay file, or why not (public_game). A game on a daily's committed deal carries
+    the challenge's salt and commitment once revealed, so the file alone proves the deal was fixed."""
     live = await public_game(service, game_id)
     if isinstance(live, Refusal):
         return live
-    return build_replay(game_id, await service.store.read(game_id))
+    salt, bound = await _daily_binding(live, challenges)
+    return build_replay(game_id, await service.store.read(game_id), salt=salt, commitment=bound)
+
+
+async def _daily_binding(live: LiveGame, challenges: ChallengeLookup | None) -> tuple[str | None, str | None]:
+    """(salt, commitment) of the game's challenge when revealed and the game is on the committed seed.
+    Not on the guests' deal: that seed is not the one the commitment binds. Never before the reveal
+    (public_game already refuses such a game; this asks the challenge's own stream once more)."""
+    created = live.created
+    key = created.links.challenge
+    if key is None or challenges is None:
+        return None, None
+    state = await challenges(key)
+    revealed, prepared = state.revealed, state.prepared
+    if revealed is None or prepared is None or revealed.seed != created.seed:
+        return None, None
+    return revealed.salt, prepared.commitment
 
 
 class ValidatorStatus(Struct, frozen=True):

@@ -8,7 +8,8 @@ entries in a canonical encoding, the same the server computes from its stream, s
 compared with the server's copy and any edit to an entry changes it.
 
 Verifying a file re-runs it exactly as the validator re-runs a stored log, and checks that the
-header and the result say what the entries say.
+header and the result say what the entries say, and that a daily's salt and commitment bind its
+deal to its challenge (daily_binding.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from engine import RuleError
 from ..games import codec
 from ..games.record import BadLog, GameLog, read_log, start_state
 from ..store import StoredEvent
+from .daily_binding import COMMITMENT_MISMATCH, binding_problem
 from .verdict import REJECTED, Claim, Verdict, check_log
 
 FORMAT = 1
@@ -113,8 +115,13 @@ def verify_replay(file: ReplayFile) -> Verdict:
     header = (file.game, file.variant, file.deal_version, file.kind, file.player_id, file.seed)
     if header != (created.game, created.variant, created.deal_version, created.kind, created.player_id, created.seed):
         return tampered("the header does not match the game's creation entry", 1)
+    if file.challenge != created.links.challenge:  # the commitment is checked against this key
+        return tampered("the header's challenge is not the one the game's creation entry links", 1)
     if log_digest(entries) != file.digest:
         return tampered("the digest does not match the entries: an entry was edited, added or removed")
+    unbound = binding_problem(file.challenge, file.game, file.variant, file.seed, file.salt, file.commitment)
+    if unbound is not None:
+        return Verdict(file.game_id, REJECTED, COMMITMENT_MISMATCH, unbound, None)
     claim = Claim(file.game_id, file.player_id, file.result.moves, file.result.time_ms or 0)
     return check_log(log, claim)
 
