@@ -41,6 +41,7 @@ class Mine(Struct, frozen=True):
     status: str | None  # playing, pending, verified, rejected, lost, abandoned, guest_playing, guest_done
     rank: int | None
     ranked: bool
+    unranked: str = ""  # why not ranked: "guest", or "new_account" (made after the challenge opened)
 
 
 class ChallengeCard(Struct, frozen=True):
@@ -93,7 +94,7 @@ async def _card(t: TournamentService, key: str, player: str | None, now: int) ->
         standing = await t.board.standing(key, player)
         started = attempt.started
         mine = Mine(started.game_id if started else None, standing.status, standing.rank,
-                    bool(started and started.ranked))
+                    bool(started and started.ranked), started.unranked if started else "")
     return ChallengeCard(info, await t.board.counts(key), mine)
 
 

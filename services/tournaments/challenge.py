@@ -5,7 +5,9 @@ The challenge itself: prepared (the commitment published at least 7 days ahead),
 its seed revealed: from then on the leaderboard is final and everything is public.
 
 One attempt per player: the first StartAttempt creates it, every later one is refused (the error
-names the game). A guest's attempt is unranked: it is played and finished, never verified or ranked.
+names the game). An attempt is ranked (a named account made before the challenge opened, on the
+committed deal) or unranked with its reason (a guest, or an account made since, on the guests' deal):
+an unranked one is played and finished, never verified or ranked.
 An attempt still running at the end of the grace is ended as abandoned. A ranked win waits for the
 replay verifier's verdict before it counts; one the human-speed review flagged counts marked `review`
 until an operator decides (review_decider.py). Commands carry the server's clock (`now_ms`): the decider
