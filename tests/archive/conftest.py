@@ -115,3 +115,30 @@ def objects(request, tmp_path, monkeypatch):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     return open_objects(f"s3://arena-archive/{uuid.uuid4().hex[:8]}", timeout_s=5)
+
+
+class Clock:
+    """A server clock the test moves by hand (ms)."""
+
+    def __init__(self, start: int = 1_700_000_000_000) -> None:
+        self.now = start
+
+    def __call__(self) -> int:
+        return self.now
+
+    def tick(self, ms: int = 1000) -> None:
+        self.now += ms
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(redis_client, clock):
+    """A game service on the session's real Redis, its store reading archived games through."""
+    from services.games.service import GameService
+    from services.store import EventStore
+
+    return GameService(EventStore(redis_client, clock=clock), redis_client)
