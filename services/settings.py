@@ -82,6 +82,13 @@ class Settings(Struct, frozen=True, kw_only=True):
     game_modules: tuple[str, ...] = ()
     race_countdown_ms: int = 5_000  # from the countdown's start (all ready, or the host) to the start signal
     race_deal_pool: int = 2  # proven deals kept ready per game and variant (0: each race waits for the solver)
+    # The archive tier (services/archive/): where finished games go (None: file://<data_dir>/archive), how long
+    # after its end a game stays hot (a loss a practice undo could reopen: the longer window), each call's bound.
+    archive_url: str | None = None
+    archiver: bool = True  # run the archiver task in this process (safe on every process: a game at a time)
+    archive_after_s: float = 3600.0
+    archive_lost_after_s: float = 7 * 86_400.0
+    archive_timeout_s: float = 10.0
 
     def with_overrides(self, **changes: object) -> Settings:
         """A copy with the given fields replaced, skipping the ones that are None."""
@@ -169,6 +176,15 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             review_total_move_ms=int(env.get("ARENA_REVIEW_TOTAL_MOVE_MS", defaults.review_total_move_ms)),
             race_countdown_ms=int(env.get("ARENA_RACE_COUNTDOWN_MS", defaults.race_countdown_ms)),
             race_deal_pool=int(env.get("ARENA_RACE_DEAL_POOL", defaults.race_deal_pool)),
+            archive_url=env.get("ARENA_ARCHIVE_URL") or None,
+            archiver=_flag(env.get("ARENA_ARCHIVER", "1")),
+            archive_after_s=_at_least(0, float(env.get("ARENA_ARCHIVE_AFTER_SECONDS", defaults.archive_after_s)),
+                                      "ARENA_ARCHIVE_AFTER_SECONDS"),
+            archive_lost_after_s=_at_least(0, float(env.get("ARENA_ARCHIVE_LOST_AFTER_SECONDS",
+                                                            defaults.archive_lost_after_s)),
+                                           "ARENA_ARCHIVE_LOST_AFTER_SECONDS"),
+            archive_timeout_s=_at_least(0.1, float(env.get("ARENA_ARCHIVE_TIMEOUT_SECONDS", defaults.archive_timeout_s)),
+                                        "ARENA_ARCHIVE_TIMEOUT_SECONDS"),
             hint_nodes=_at_least(1, int(env.get("ARENA_HINT_NODES", defaults.hint_nodes)), "ARENA_HINT_NODES"),
             replica_acks=env.get("ARENA_REPLICA_ACKS", defaults.replica_acks),
             replica_timeout_ms=int(env.get("ARENA_REPLICA_TIMEOUT_MS", defaults.replica_timeout_ms)),

@@ -29,6 +29,7 @@ from ..validator.replay_file import ReplayFile, build_replay, log_digest, stored
 
 ARCHIVE_FORMAT = 1
 LEVEL = 9
+DIGEST_DIGITS = 32  # of the log's SHA-256 in hex: what names its object (128 bits)
 CORRUPT = "corrupt"
 
 _encoder = msgspec.json.Encoder()
@@ -53,7 +54,7 @@ _decoder = msgspec.json.Decoder(ArchivedGame)
 def object_key(game_id: str, digest: str) -> str:
     """Where a game's object lives: by its id and its log's digest, so a put is idempotent (the same
     game archived twice writes the same key and bytes) and a different log never overwrites it."""
-    return f"games/{game_id[:2]}/{game_id}/{digest[:32]}.replay.zst"
+    return f"games/{game_id[:2]}/{game_id}/{digest[:DIGEST_DIGITS]}.replay.zst"
 
 
 def pack(game_id: str, entries: list[StoredEvent]) -> tuple[bytes, str]:
@@ -88,7 +89,7 @@ def unpack(game_id: str, data: bytes, digest: str) -> list[StoredEvent] | Unread
         return corrupt(f"has an entry that does not decode: {exc}")
     if [e.version for e in entries] != list(range(1, len(entries) + 1)):
         return corrupt("has entries out of order")
-    if actual != replay.digest or len(digest) < 32 or not actual.startswith(digest):
+    if actual != replay.digest or len(digest) < DIGEST_DIGITS or not actual.startswith(digest):
         return corrupt(f"has digest {actual[:16]}..., not the archived {digest[:16]}...")
     return entries
 

@@ -19,6 +19,7 @@ STALE_VERSION = "stale_version"
 BAD_LOG = "bad_log"
 NOT_PUBLIC_YET = "not_public_yet"
 NOT_STARTED = "not_started"  # a race game before its race's start signal
+ARCHIVED = "archived"  # a finished game moved to the archive tier takes no more moves (services/archive/)
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

@@ -40,6 +40,7 @@ from .secrecy import DealSecrecy
 from .live import LiveGame, LiveGames, MoveAnswer
 from .showing import Showing, _text
 from .model import (  # noqa: F401  (re-exported: the service's public shapes)
+    ARCHIVED,
     BAD_LOG,
     GAME_ID,
     NO_SUCH_GAME,
@@ -121,10 +122,15 @@ class GameService(Showing):
             return state
         if kind in CASUAL_KINDS:
             await self._abandon_unfinished(player_id)
+        reserved = game_id is not None
         if game_id is None:
             game_id = secrets.token_hex(8)
         elif not GAME_ID.fullmatch(game_id):
             raise ValueError(f"{game_id!r} is not a game id this service makes")
+        if reserved and await self.store.exists(stream_of(game_id)):  # (read through: archived, it is there)
+            existing = await self.summary(game_id)
+            if existing is not None:
+                return existing
         created = GameCreated(
             game=game,
             variant=msgspec.structs.asdict(state.variant),
@@ -283,6 +289,8 @@ class GameService(Showing):
             answer = MoveAnswer(move_id, True, fresh.version_at(prior))
             fresh.remember(answer)
             return MoveResult(answer, self.snapshot_of(fresh))
+        if await _archived(self.store, live.game_id):  # its log is in the archive: read-only for good
+            return _rejected(move_id, fresh.version, ARCHIVED, "this game is finished and archived: it takes no more moves")
         message = f"the game is at version {fresh.version}, the move was made at version {expected_version}"
         return _rejected(move_id, fresh.version, STALE_VERSION, message)
 
@@ -307,6 +315,11 @@ class GameService(Showing):
             metrics.game_ended(live.created, live.state.status)
             elapsed = self._elapsed(live) or 0
             await self.results.ended(live.created, live.game_id, live.state.status, live.state.moves, elapsed, ts_ms)
+
+
+async def _archived(store: EventStore, game_id: str) -> bool:
+    is_archived = getattr(store, "is_archived", None)  # a ReadThroughStore's (services/archive/read_through.py)
+    return is_archived is not None and await is_archived(stream_of(game_id))
 
 
 def _rejected(move_id: str, version: int, code: str, message: str) -> MoveResult:

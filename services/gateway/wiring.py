@@ -7,7 +7,8 @@ the tournaments, the races and the retention how each game ended, and the races 
 (their progress feed). A race game's deal stays secret until its race has ended. The validator asks
 the tournaments which seed a daily attempt had to be dealt from and the races which seed a race game
 had, and tells both each verdict (each ignores the games not its own). The gateway gives the races
-their feed (race_frames.RaceFanout) once its fan-out exists.
+their feed (race_frames.RaceFanout) once its fan-out exists. The archiver hears every end too, and
+moves finished games to the archive tier; every reader of a game reads through the one store.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ import asyncio
 import contextlib
 from typing import Any
 
+from ..archive.archiver import Archiver
+from ..archive.objects import default_archive_url, open_objects
+from ..archive.read_through import GameArchive, ReadThroughStore
 from ..games.appender import Appender
 from ..games.retention import Retention
 from ..games.secrecy import DealSecrecy
@@ -28,7 +32,6 @@ from ..races.wiring import verdict_lookup
 from ..clock import server_clock
 from ..settings import Settings
 from ..solver_pool import stop_solver_pool
-from ..store import EventStore
 from ..store.replication import ReplicaAck
 from ..tournaments.scheduler import DailyScheduler
 from ..tournaments.service import TournamentService, load_tournament_secret
@@ -39,8 +42,12 @@ from ..validator.runtime import Validators
 
 class ProcessServices:
     def __init__(self, client: Any, settings: Settings, *, replica_ack: ReplicaAck | None = None) -> None:
-        store = EventStore(client, clock=server_clock(settings.test_clock_file), replica_ack=replica_ack,
-                           lean_appends=settings.lean_redis, link_timeout=max(0.1, settings.redis_pool_timeout))
+        # Game logs read through to the archive tier once the archiver has moved them (services/archive/).
+        objects = open_objects(settings.archive_url or default_archive_url(settings.data_dir),
+                               timeout_s=settings.archive_timeout_s)
+        store = ReadThroughStore(client, GameArchive(objects, client), clock=server_clock(settings.test_clock_file),
+                                 replica_ack=replica_ack, lean_appends=settings.lean_redis,
+                                 link_timeout=max(0.1, settings.redis_pool_timeout))
         self.store = store
         self.validators = Validators(client, store, workers=settings.validators, review=rules_from(settings))
         self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store, max_in_flight=settings.append_in_flight))
@@ -54,7 +61,11 @@ class ProcessServices:
             deals=DealPool(client, size=settings.race_deal_pool, in_worker=True), ratings=Ratings(client),
             verdicts=verdict_lookup(queue),
         )
-        self.games.results = AllResults(self.validators.submitter, self.tournaments, self.races, self.retention)
+        self.archiver = Archiver(client, objects, clock=store.clock, after_ms=int(settings.archive_after_s * 1000),
+                                 lost_after_ms=int(settings.archive_lost_after_s * 1000), deal_public=self._deal_public)
+        self.run_archiver = settings.archiver
+        self.games.results = AllResults(self.validators.submitter, self.tournaments, self.races, self.retention,
+                                        self.archiver)
         self.games.move_hook = self.races
         self.games.secrecy = DealSecrecy(race_ended=self.races.has_ended, race_learn=self.races.learn,
                                          challenge_revealed=self.tournaments.is_revealed,
@@ -73,6 +84,14 @@ class ProcessServices:
         self._tasks = [loop.create_task(self.retention.run(self._stop))]
         if self.run_scheduler:
             self._tasks.append(loop.create_task(self.scheduler.run(self._stop)))
+        if self.run_archiver:
+            self._tasks.append(loop.create_task(self.archiver.run(self._stop)))
+
+    async def _deal_public(self, created, now_ms: int) -> bool:
+        """For the archiver: a game whose deal is still secret (a daily before its reveal, a race
+        before its end) stays hot; the policy learns of reveals and ends elsewhere first."""
+        await self.games.secrecy.refresh(created, now_ms)
+        return self.games.secrecy.deal_public(created, True, now_ms)
 
     async def stop(self) -> None:
         self._stop.set()

@@ -255,3 +255,19 @@ def board_channel(challenge: str) -> str:
     """Pub/sub channel of a challenge's leaderboard changes between gateway processes; in the slot of the
     challenge's leaderboard keys (its hash tag), as a shard channel on a cluster."""
     return f"{PREFIX}board:{{{challenge}}}"
+
+
+# The archive tier (services/archive/): finished games whose log left Valkey for the object store.
+def archive_due_key() -> str:
+    """Sorted set: ended game id -> when the archiver should look at it next (its end plus the window)."""
+    return f"{PREFIX}{{archive}}:due"
+
+
+def archive_counts_key() -> str:
+    """Hash of counters: archived (games), bytes (compressed objects written), corrupt (objects refused)."""
+    return f"{PREFIX}{{archive}}:counts"
+
+
+def archive_claim_key(game_id: str) -> str:
+    """String: the process archiving this game now (SET NX PX), in the game's slot."""
+    return f"{PREFIX}archive-claim:{{{game_id}}}"

@@ -142,3 +142,31 @@ def service(redis_client, clock):
     from services.store import EventStore
 
     return GameService(EventStore(redis_client, clock=clock), redis_client)
+
+
+class Tier:
+    """A game service whose finished games the archiver moves to `objects`, on a Redis of the module's own."""
+
+    def __init__(self, redis, objects, clock, *, secrecy=None, after_ms=60_000, lost_after_ms=600_000) -> None:
+        from services.archive.archiver import Archiver
+        from services.archive.read_through import GameArchive, ReadThroughStore
+        from services.games.service import GameService
+
+        self.redis, self.objects, self.clock = redis, objects, clock
+        self.store = ReadThroughStore(redis, GameArchive(objects, redis), clock=clock)
+        self.archiver = Archiver(redis, objects, clock=clock, after_ms=after_ms, lost_after_ms=lost_after_ms)
+        self.service = GameService(self.store, redis, results=self.archiver, secrecy=secrecy)
+
+    def fresh_service(self):
+        """Another process's service: nothing cached, everything read from Valkey and the archive."""
+        from services.archive.read_through import GameArchive, ReadThroughStore
+        from services.games.service import GameService
+
+        store = ReadThroughStore(self.redis, GameArchive(self.objects, self.redis), clock=self.clock)
+        return GameService(store, self.redis, secrecy=self.service.secrecy)
+
+
+@pytest.fixture
+async def tier(private_redis_client, tmp_path, clock):
+    await private_redis_client.flushall()
+    return Tier(private_redis_client, open_objects((tmp_path / "archive").as_uri(), timeout_s=5), clock)
