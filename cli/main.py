@@ -14,6 +14,7 @@ SUBCOMMANDS = {
     "play": ("cli.play", "play a game in the terminal against a running server"),
     "validate": ("cli.validate_cmd", "run replay validator workers on REDIS_URL: recheck every win from its log"),
     "export": ("cli.export_cmd", "write a finished game's replay file, from a server"),
+    "archive": ("cli.archive_cmd", "the archive tier on REDIS_URL: --status counts hot, archived and pending games"),
     "verify-daily": ("cli.verify_daily_cmd", "check a revealed day's seeds against its published commitments"),
     "verify": ("cli.verify_cmd", "check replay files offline with the engine: exit 1 if any fails"),
 }

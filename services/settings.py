@@ -89,6 +89,7 @@ class Settings(Struct, frozen=True, kw_only=True):
     archive_after_s: float = 3600.0
     archive_lost_after_s: float = 7 * 86_400.0
     archive_timeout_s: float = 10.0
+    archive_every_s: float = 5.0  # the archiver's pause between passes that found nothing more to do
 
     def with_overrides(self, **changes: object) -> Settings:
         """A copy with the given fields replaced, skipping the ones that are None."""
@@ -185,6 +186,8 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
                                            "ARENA_ARCHIVE_LOST_AFTER_SECONDS"),
             archive_timeout_s=_at_least(0.1, float(env.get("ARENA_ARCHIVE_TIMEOUT_SECONDS", defaults.archive_timeout_s)),
                                         "ARENA_ARCHIVE_TIMEOUT_SECONDS"),
+            archive_every_s=_at_least(0.05, float(env.get("ARENA_ARCHIVE_EVERY_SECONDS", defaults.archive_every_s)),
+                                      "ARENA_ARCHIVE_EVERY_SECONDS"),
             hint_nodes=_at_least(1, int(env.get("ARENA_HINT_NODES", defaults.hint_nodes)), "ARENA_HINT_NODES"),
             replica_acks=env.get("ARENA_REPLICA_ACKS", defaults.replica_acks),
             replica_timeout_ms=int(env.get("ARENA_REPLICA_TIMEOUT_MS", defaults.replica_timeout_ms)),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
@@ -12,6 +14,10 @@ pytest_plugins = ["tests.fixtures.redis"]
 # not need. Servers the suite starts (in process or as `arena serve` children) run without it unless a
 # test turns it on (the daily tests do).
 os.environ.setdefault("ARENA_SCHEDULER", "0")
+# Every server the suite starts shares the session's Redis, and with it the archiver's index: they share
+# one archive too, as a deployment's processes must (one ARENA_ARCHIVE_URL), so a game one of them moved
+# (a test clock days ahead) reads through on every other.
+os.environ.setdefault("ARENA_ARCHIVE_URL", Path(tempfile.mkdtemp(prefix="arena-suite-archive-")).as_uri())
 
 settings.register_profile(
     "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]

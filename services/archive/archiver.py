@@ -52,7 +52,8 @@ from .pointer import SWAPPED, swap
 
 AFTER_PUT, AFTER_READ_BACK, AFTER_SWAP = "archive-after-put", "archive-after-read-back", "archive-after-swap"
 BATCH = 200
-CLAIM_MS = 60_000
+CLAIM_CALLS = 3  # a claim outlasts the calls one archive makes (a put, a get) and a margin; a killed
+# process's claim then keeps its game from the others only that long
 LATER_MS = 10 * 60_000  # a game not eligible yet (no verdict, deal still secret) is looked at again then
 MIN_PAUSE_S, MAX_PAUSE_S = 1.0, 60.0
 log = logging.getLogger("arena.archive")
@@ -86,6 +87,7 @@ class Archiver:
         self.deal_public = deal_public
         self.owner = secrets.token_hex(8)
         self.pause_s = 0.0
+        self.claim_ms = max(1_000, int(CLAIM_CALLS * getattr(objects, "timeout_s", 10.0) * 1000))
 
     # The results hook ---------------------------------------------------------------------------
 
@@ -106,7 +108,7 @@ class Archiver:
         for raw in due:
             game_id = raw.decode() if isinstance(raw, bytes) else raw
             claim = archive_claim_key(game_id)
-            if not await self.redis.set(claim, self.owner, nx=True, px=CLAIM_MS):
+            if not await self.redis.set(claim, self.owner, nx=True, px=self.claim_ms):
                 continue  # another process has it now
             try:
                 outcome = await self.archive_game(game_id)

@@ -63,7 +63,7 @@ class ProcessServices:
         )
         self.archiver = Archiver(client, objects, clock=store.clock, after_ms=int(settings.archive_after_s * 1000),
                                  lost_after_ms=int(settings.archive_lost_after_s * 1000), deal_public=self._deal_public)
-        self.run_archiver = settings.archiver
+        self.run_archiver, self.archive_every_s = settings.archiver, settings.archive_every_s
         self.games.results = AllResults(self.validators.submitter, self.tournaments, self.races, self.retention,
                                         self.archiver)
         self.games.move_hook = self.races
@@ -85,7 +85,7 @@ class ProcessServices:
         if self.run_scheduler:
             self._tasks.append(loop.create_task(self.scheduler.run(self._stop)))
         if self.run_archiver:
-            self._tasks.append(loop.create_task(self.archiver.run(self._stop)))
+            self._tasks.append(loop.create_task(self.archiver.run(self._stop, self.archive_every_s)))
 
     async def _deal_public(self, created, now_ms: int) -> bool:
         """For the archiver: a game whose deal is still secret (a daily before its reveal, a race

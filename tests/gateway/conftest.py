@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from pathlib import Path
@@ -56,7 +57,8 @@ NO_HTTP_LIMITS = {"limit_guests": None, "limit_sign_in": None, "limit_games": No
 def gateway_settings(redis_url: str, data_dir: Path, **changes) -> Settings:
     """Test settings: rate limits random play at full speed never meets, and no HTTP limit (every test
     client comes from 127.0.0.1); the limit tests set their own."""
-    changes = {"rate_per_second": 10_000.0, "rate_burst": 1_000, "scheduler": False, **NO_HTTP_LIMITS, **changes}
+    changes = {"rate_per_second": 10_000.0, "rate_burst": 1_000, "scheduler": False, **NO_HTTP_LIMITS,
+               "archive_url": os.environ.get("ARENA_ARCHIVE_URL"), **changes}  # the suite's one archive
     return Settings(redis_url=redis_url, data_dir=data_dir, secret=SECRET, **changes)
 
 
