@@ -37,12 +37,14 @@ from msgspec import Struct
 from redis.exceptions import RedisError
 
 import engine
-from engine import IN_PROGRESS, LOST, WON
+from engine import IN_PROGRESS, LOST, WON, GameState
 
 from ..faults import crash_point
 from ..games.entries import CASUAL_KINDS, GameCreated
 from ..games.projections import final_state
-from ..games.record import BadLog, read_log, stopped_at
+from ..games.live import ms_between
+from ..games.model import GameSummary
+from ..games.record import BadLog, GameLog, read_log, stopped_at
 from ..store import EventStore, StoreError
 from ..store.keys import archive_claim_key, archive_counts_key, archive_due_key, verdicts_key
 from . import metrics
@@ -76,6 +78,22 @@ class Pass(Struct, frozen=True):
 
 async def _always_public(created: GameCreated, now_ms: int) -> bool:
     return True
+
+
+def final_summary(game_id: str, game_log: GameLog, state: GameState) -> GameSummary:
+    """The summary GET /api/games/{id} shows of a game that is over and public, from its log alone
+    (the same the service's Showing._summary gives: the pointer answers it once the log is gone)."""
+    created = game_log.created
+    shown = game_log.shown.at_ms if game_log.shown is not None else None
+    finished = stopped_at(game_log, state)
+    return GameSummary(
+        id=game_id, game=created.game, variant=created.variant, player_id=created.player_id, status=state.status,
+        version=game_log.version, moves=state.moves, created_at_ms=created.created_at_ms, seed=created.seed,
+        elapsed_ms=ms_between(shown, finished), kind=created.kind, chosen_deal=created.chosen_deal,
+        finished_at_ms=finished, challenge=created.links.challenge, ranked=created.ranked,
+        assisted=game_log.assisted or engine.undo_assisted(state), ghost=created.links.ghost,
+        deal_number=created.seed, practice_undo=state.practice_undo,
+    )
 
 
 class Archiver:
@@ -161,7 +179,7 @@ class Archiver:
         if isinstance(checked, Unreadable) or checked != entries:
             return Outcome("failed", f"game {game_id}: the object read back is not the log written")
         crash_point(AFTER_READ_BACK)
-        swapped = await swap(self.redis, game_id, len(entries), digest)
+        swapped = await swap(self.redis, final_summary(game_id, game_log, state), len(entries), digest)
         if swapped != SWAPPED:  # a move came in between (an undo): the object stays, unused; next end, again
             return Outcome("moved_on", f"the log is at {swapped} entries now")
         crash_point(AFTER_SWAP)

@@ -23,6 +23,7 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
+from ..games.model import GAME_ID, GameSummary
 from ..store import EventStore, StoredEvent, StoreError
 from ..store.keys import GAME_STREAMS, archive_counts_key
 from . import metrics
@@ -112,6 +113,13 @@ class ReadThroughStore(EventStore):
         archived = await self._archived(stream_id)
         versions = [stored.version for stored in archived or () if stored.move_id == move_id]
         return max(versions) if versions else None
+
+    async def archived_summary(self, stream_id: str) -> GameSummary | None:
+        """An archived game's summary from its pointer (no object fetched); None for a hot game."""
+        if not GAME_ID.fullmatch(stream_id):
+            return None
+        pointer = await pointer_of(self.client, stream_id)
+        return None if pointer is None else pointer.summary
 
     async def is_archived(self, stream_id: str) -> bool:
         return not await super().exists(stream_id) and await pointer_of(self.client, stream_id) is not None

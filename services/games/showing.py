@@ -124,6 +124,13 @@ class Showing:
     # Summaries --------------------------------------------------------------------------------
 
     async def summary(self, game_id: str) -> GameSummary | None:
+        if self.live.get(game_id) is None:
+            # An archived game's pointer holds its final summary: a list of games or their statistics
+            # never fetch objects from the archive (services/archive/pointer.py).
+            archived_summary = getattr(self.store, "archived_summary", None)
+            archived = None if archived_summary is None else await archived_summary(game_id)
+            if archived is not None:
+                return archived
         live = await self.refresh(game_id)  # fresh: another process may have moved since
         return None if live is None else self._summary(live)
 

@@ -43,7 +43,8 @@ async def test_a_finished_game_leaves_valkey_and_reads_the_same_from_the_archive
         pointer_bytes = await tier.redis.memory_usage(meta_key(game_id))
         assert pointer_bytes <= 300, f"what stays in Valkey of a finished game: {pointer_bytes} B"
         other = tier.fresh_service()
-        assert await other.summary(game_id) == summary
+        assert await other.summary(game_id) == summary, "from the pointer alone"
+        assert await other.rebuild(game_id) is not None and other._summary(other.live.get(game_id)) == summary
         assert msgspec.json.encode(await public_replay(other, game_id)) == msgspec.json.encode(replay)
         rebuilt = await other.rebuild(game_id, verify=True)
         assert rebuilt.state == tier.service.live.get(game_id).state, "the archived log proves the same state"
@@ -63,8 +64,11 @@ async def test_a_deal_still_secret_stays_hot_until_it_is_public(tier):
     assert (await tier.archiver.archive_once()).archived == 0
     assert await tier.redis.exists(log_key(daily)), "an unrevealed challenge's attempt stays hot"
     revealed["yes"] = True
+    summary = await tier.service.summary(daily)
     tier.clock.tick(11 * 60_000)
     assert (await tier.archiver.archive_once()).archived == 1
+    assert await tier.fresh_service().summary(daily) == summary, "challenge, ranked and all, from the pointer"
+    assert await tier.redis.memory_usage(meta_key(daily)) <= 300
 
 
 def _public_when(service, revealed):
@@ -91,9 +95,10 @@ async def test_a_loss_an_undo_could_reopen_waits_the_longer_window_and_is_read_o
 async def test_a_game_played_again_before_the_swap_stays_hot(tier):
     game_id = await resigned(tier)
     length = await tier.store.version(game_id)
-    assert await swap(tier.redis, game_id, length - 1, "0" * 64) == length, "not the log archived"
+    summary = await tier.service.summary(game_id)
+    assert await swap(tier.redis, summary, length - 1, "0" * 64) == length, "not the log archived"
     assert await tier.redis.exists(log_key(game_id)) and await pointer_of(tier.redis, game_id) is None
-    assert await swap(tier.redis, game_id, length, "0" * 64) == SWAPPED
+    assert await swap(tier.redis, summary, length, "0" * 64) == SWAPPED
 
 
 async def test_an_archive_that_is_away_leaves_games_hot_and_playable(tier, monkeypatch, tmp_path):
@@ -125,5 +130,5 @@ async def test_a_corrupt_object_is_reported_not_served(tier, tmp_path):
     path = tmp_path / "archive" / pointer.key
     path.write_bytes(path.read_bytes()[:-5] + b"xxxxx")
     with pytest.raises(ArchiveCorrupt, match="archived object"):
-        await tier.fresh_service().summary(game_id)
+        await tier.fresh_service().rebuild(game_id)
     assert int(await tier.redis.hget(archive_counts_key(), "corrupt")) == 1
