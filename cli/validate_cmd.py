@@ -54,17 +54,18 @@ def run(args: argparse.Namespace) -> int:
         from services.metrics.exposition import serve_metrics
 
         serve_metrics(metrics_port, settings.host)  # ARENA_HOST: loopback unless told otherwise
-    asyncio.run(_serve(settings.redis_url, args.workers, review, args.batch, args.claim_idle_ms))
+    asyncio.run(_serve(settings.redis_url, args.workers, review, args.batch, args.claim_idle_ms, settings))
     return 0
 
 
-async def _serve(redis_url: str, workers: int, review: Any, batch: int, claim_idle_ms: int) -> None:
+async def _serve(redis_url: str, workers: int, review: Any, batch: int, claim_idle_ms: int, settings: Any) -> None:
     from services.games.service import GameService
     from services.gateway.board_socket import announcer
     from services.gateway.fanout import Fanout
     from services.gateway.pubsub_link import PubSubLink
     from services.redis.client import open_redis, parse_redis_url, server_client
-    from services.store import EventStore
+    from services.archive.objects import default_archive_url, open_objects
+    from services.archive.read_through import GameArchive, ReadThroughStore
     from services.tournaments.service import TournamentService
     from services.races.store import RaceStore
     from services.races.wiring import race_seeds
@@ -73,7 +74,10 @@ async def _serve(redis_url: str, workers: int, review: Any, batch: int, claim_id
     from services.validator.runtime import Validators
 
     client = await open_redis(redis_url)
-    store = EventStore(client)
+    # Game logs read through to the archive tier, as the servers' do (the same ARENA_ARCHIVE_URL).
+    objects = open_objects(settings.archive_url or default_archive_url(settings.data_dir),
+                           timeout_s=settings.archive_timeout_s)
+    store = ReadThroughStore(client, GameArchive(objects, client))
     # The daily seeds a game had to have, and the leaderboards a verdict promotes, are the tournaments';
     # this process derives no seed, so it needs no tournament secret. Board changes reach the gateways'
     # watchers through the same pub/sub as theirs.

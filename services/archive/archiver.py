@@ -58,6 +58,7 @@ CLAIM_CALLS = 3  # a claim outlasts the calls one archive makes (a put, a get) a
 # process's claim then keeps its game from the others only that long
 LATER_MS = 10 * 60_000  # a game not eligible yet (no verdict, deal still secret) is looked at again then
 MIN_PAUSE_S, MAX_PAUSE_S = 1.0, 60.0
+RELEASE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 log = logging.getLogger("arena.archive")
 
 # Whether a game's deal may be public now (the game service's DealSecrecy, brought up to date first).
@@ -130,8 +131,8 @@ class Archiver:
                 continue  # another process has it now
             try:
                 outcome = await self.archive_game(game_id)
-            finally:
-                await self.redis.delete(claim)
+            finally:  # only our own claim: one that ran out meanwhile may be another process's now
+                await self.redis.eval(RELEASE_LUA, 1, claim, self.owner)
             looked += 1
             if outcome.code == "archived":
                 archived += 1

@@ -19,6 +19,8 @@ from ..store import EventStore
 from ..store.keys import LOG_KEY_PATTERN, game_id_of_log_key, meta_key, player_games_key
 from .record import BadLog, GameLog, read_log, start_state, stopped_at
 
+META_PREFIX = meta_key("")[:-2]  # "arena:meta:"
+META_KEY_PATTERN = f"{META_PREFIX}{{*}}"
 META_FIELDS = ("player_id", "game", "kind", "status", "created_at_ms", "shown_at_ms", "finished_at_ms", "assisted")
 
 
@@ -88,9 +90,22 @@ async def rebuild_projections(store: EventStore, redis: Any) -> Rebuilt:
         await pipe.execute()
         indexes.setdefault(log.created.player_id, {})[game_id] = log.created.created_at_ms
         rebuilt += 1
+    # An archived game has no log: its pointer (the meta hash it keeps, services/archive/pointer.py) is
+    # its record in Valkey, so it stays in its player's index.
+    from ..archive.pointer import pointer_of
+
+    async for key in redis.scan_iter(match=META_KEY_PATTERN, count=500):
+        game_id = _text(key)[len(META_PREFIX) + 1:-1]
+        pointer = await pointer_of(redis, game_id)
+        if pointer is not None:
+            indexes.setdefault(pointer.summary.player_id, {})[game_id] = pointer.summary.created_at_ms
     for player_id, games in indexes.items():
         pipe = redis.pipeline(transaction=False)
         pipe.delete(player_games_key(player_id))
         pipe.zadd(player_games_key(player_id), games)
         await pipe.execute()
     return Rebuilt(rebuilt, unreadable)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

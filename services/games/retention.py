@@ -5,7 +5,8 @@ end time; a background task in every server process (one at a time, under a lock
 of the ones older than the retention period whose player is a guest. A casual loss undone is back in
 play: it is left alone, and joins again when it ends again. Never trimmed: daily
 attempts and race games (ranked, raced, or referenced by a leaderboard), and every game of a named
-account (their statistics are folded from them). ARENA_RETENTION_DAYS=0 keeps everything.
+account (their statistics are folded from them). ARENA_RETENTION_DAYS=0 keeps everything. A trimmed
+game the archiver had moved to the archive tier leaves it too: its object first, then its pointer.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ def trimmable(created: GameCreated) -> bool:
 class Retention:
     """A results hook (it hears games end) and the trimming task."""
 
-    def __init__(self, redis: Any, *, days: int, clock: Any) -> None:
+    def __init__(self, redis: Any, *, days: int, clock: Any, objects: Any = None) -> None:
         self.redis, self.days, self.clock = redis, days, clock
+        self.objects = objects  # the archive tier's store: a trimmed game that was archived leaves it too
         self.owner = secrets.token_hex(8)
 
     async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
@@ -69,10 +71,24 @@ class Retention:
             if status in (IN_PROGRESS, IN_PROGRESS.encode()):
                 pass  # an undo out of a loss put it back in play: it joins again when it ends again
             elif player_id is None or not await self.redis.exists(account_key(player_id)):
+                if not await self._delete_archived(game_id):
+                    continue  # the archive did not answer: the game stays listed, tried again next pass
                 await self._delete(game_id, player_id)
                 trimmed += 1
             await self.redis.zrem(retention_key(), game_id)
         return trimmed
+
+    async def _delete_archived(self, game_id: str) -> bool:
+        """The game's archived object deleted, if it has one; False when the archive failed (the
+        pointer stays, so the object is never left without a record of it)."""
+        from ..archive.objects import MISSING
+        from ..archive.pointer import pointer_of
+
+        pointer = await pointer_of(self.redis, game_id)
+        if pointer is None or self.objects is None:
+            return True
+        fault = await self.objects.delete(pointer.key)
+        return fault is None or fault.code == MISSING
 
     async def _delete(self, game_id: str, player_id: str | None) -> None:
         # The game's own keys share its slot; the indexes live elsewhere: no transaction across them.

@@ -54,7 +54,7 @@ class ProcessServices:
         secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
         self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games,
                                               weak_check=settings.daily_weak_check)
-        self.retention = Retention(client, days=settings.retention_days, clock=store.clock)
+        self.retention = Retention(client, days=settings.retention_days, clock=store.clock, objects=objects)
         queue = self.validators.queue
         self.races = RaceService(
             RaceStore(client, clock=store.clock, replica_ack=replica_ack), self.games, countdown_ms=settings.race_countdown_ms,

@@ -9,6 +9,7 @@ from engine import intents as it
 from services.archive.archiver import Archiver
 from services.archive.pointer import SWAPPED, pointer_of, swap
 from services.games.entries import GameLinks
+from services.games.hooks import AllResults
 from services.games.model import ARCHIVED
 from services.games.secrecy import DealSecrecy
 from services.store.keys import archive_counts_key, archive_due_key, log_key, meta_key, moves_key, verdicts_key
@@ -132,3 +133,31 @@ async def test_a_corrupt_object_is_reported_not_served(tier, tmp_path):
     with pytest.raises(ArchiveCorrupt, match="archived object"):
         await tier.fresh_service().rebuild(game_id)
     assert int(await tier.redis.hget(archive_counts_key(), "corrupt")) == 1
+
+
+async def test_the_projections_rebuilt_keep_archived_games_in_their_players_index(tier):
+    from services.games.projections import rebuild_projections
+    from services.store.keys import player_games_key
+
+    game_id = await resigned(tier, player="g_rebuilt")
+    tier.clock.tick(61_000)
+    assert (await tier.archiver.archive_once()).archived == 1
+    await tier.redis.delete(player_games_key("g_rebuilt"))
+    await rebuild_projections(tier.store, tier.redis)
+    assert [g.id for g in await tier.fresh_service().list_games("g_rebuilt")] == [game_id]
+
+
+async def test_retention_trims_an_archived_guest_game_object_and_all(tier, tmp_path):
+    from services.games.retention import DAY_MS, Retention
+
+    retention = Retention(tier.redis, days=30, clock=tier.clock, objects=tier.objects)
+    tier.service.results = AllResults(tier.archiver, retention)
+    game_id = await resigned(tier, player="g_forgotten")
+    tier.clock.tick(61_000)
+    assert (await tier.archiver.archive_once()).archived == 1
+    path = tmp_path / "archive" / (await pointer_of(tier.redis, game_id)).key
+    assert path.exists()
+    tier.clock.tick(31 * DAY_MS)
+    assert await retention.trim_once() == 1
+    assert not path.exists() and not await tier.redis.exists(meta_key(game_id))
+    assert await tier.fresh_service().summary(game_id) is None

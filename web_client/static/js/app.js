@@ -3,12 +3,13 @@
 
 import { confirmAbandon } from "./abandon.js";
 import { mountAccount } from "./account.js";
-import { ApiError, createGame, identity, myGames } from "./api.js";
+import { createGame, identity, myGames } from "./api.js";
+import { failedText, whileBusy } from "./busy.js";
 import { installCardSprite } from "./cards.js";
 import { mountDailyHub } from "./daily.js";
 import { defaultPreset, gameInfo, loadCatalog, presetTitle } from "./games.js";
 import { escapeHtml } from "./html.js";
-import { sentence, toast } from "./notice.js";
+import { toast } from "./notice.js";
 import { openPlayPage } from "./play.js";
 import { formatTime } from "./render.js";
 import { mountSoundToggle } from "./sound.js";
@@ -28,12 +29,14 @@ export function setConnection(status) {
 }
 
 /** Start a new game and open it; keeps the chosen variant without null ("default") fields. A new game
- * resigns an unfinished casual or practice one: the player is asked first, and may stay with it. */
+ * resigns an unfinished casual or practice one: the player is asked first, and may stay with it.
+ * True when the page is leaving for the new game. */
 export async function startGame(gameId, variant, seed = null) {
-  if (!(await confirmAbandon(`a new game of ${gameInfo(gameId).title}`))) return;
+  if (!(await confirmAbandon(`a new game of ${gameInfo(gameId).title}`))) return false;
   const clean = Object.fromEntries(Object.entries(variant ?? {}).filter(([, v]) => v !== null));
   const summary = await createGame(gameId, clean, seed);
   location.hash = `#/play/${summary.id}`;
+  return true;
 }
 
 /** The game's presets as one menu; a game with a single form has nothing to choose. */
@@ -118,9 +121,10 @@ async function showStartPage(current) {
     try {
       // Digits go as they were typed (a BigInt): a 64-bit deal number is more than a JS number holds exactly.
       const seed = seedText === "" ? null : /^\d+$/.test(seedText) ? BigInt(seedText) : Number(seedText);
-      await startGame(chosen().id, readVariant(form, chosen()), seed);
+      // One deal at a time: a second game would resign the first (busy.js).
+      await whileBusy(form, "#new-game button[type=submit]", () => startGame(chosen().id, readVariant(form, chosen()), seed));
     } catch (error) {
-      toast(error instanceof ApiError ? sentence(error.message) : String(error), "error");
+      toast(failedText("The game did not start", error), "error");
     }
   });
   const hub = mountDailyHub(app.querySelector("#daily"));

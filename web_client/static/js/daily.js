@@ -4,7 +4,8 @@
 
 import { confirmAbandon } from "./abandon.js";
 import { currentAccount, openAccountDialog } from "./account.js";
-import { ApiError, attempt, dailies, getGame, leaderboard, practice } from "./api.js";
+import { attempt, dailies, getGame, leaderboard, practice } from "./api.js";
+import { attr, failedText, markBusy, whileBusy } from "./busy.js";
 import {
   challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, leaderboardHref,
   mineText, pollDelay, resultText, revealedHtml, serverClock, shortCommitment, startCountdowns,
@@ -140,21 +141,29 @@ function render(section, body, { games, podiums }) {
       <div class="daily-cards" data-day="yesterday">${yesterday.map((c) =>
         pastCard(c, games.get(c.challenge.challenge), podiums.get(c.challenge.challenge), now)).join("")}</div>` : ""}
     ${upcomingHtml(body.upcoming)}`;
+  markBusy(section); // a poll drew the cards again while a Play was out: that button stays busy
   restore(section, kept);
 }
 
+/** Start the attempt or the practice game and open it; true when the page is leaving for it. */
 async function act(action, card) {
   const key = card.dataset.challenge;
   const title = card.querySelector("h3")?.textContent ?? "";
   if (action === "play") {
     const game = await attempt(key);
     location.hash = `#/play/${encodeURIComponent(game.id)}`;
-  } else if (action === "practice") {
-    if (!(await confirmAbandon(`practice on the daily ${title}`))) return;
+    return true;
+  }
+  if (action === "practice") {
+    if (!(await confirmAbandon(`practice on the daily ${title}`))) return false;
     const game = await practice(key);
     location.hash = `#/play/${encodeURIComponent(game.id)}`;
+    return true;
   }
+  return false;
 }
+
+const FAILED = { play: "Your attempt did not start", practice: "The practice game did not start" };
 
 /** Draw the hub into `section` and keep it current; returns the function that stops it. */
 export function mountDailyHub(section) {
@@ -191,13 +200,13 @@ export function mountDailyHub(section) {
     const action = button.dataset.daily;
     if (action === "retry") return load();
     if (action === "sign-up") return openAccountDialog("sign-up");
-    button.disabled = true;
+    const card = button.closest("[data-challenge]");
+    // The card's key and the action name the button again after a redraw (busy.js).
+    const selector = `.daily-card${attr("data-challenge", card.dataset.challenge)} ${attr("data-daily", action)}`;
     try {
-      await act(action, button.closest("[data-challenge]"));
+      await whileBusy(section, selector, () => act(action, card));
     } catch (error) {
-      toast(error instanceof ApiError ? sentence(error.message) : String(error), "error");
-    } finally {
-      button.disabled = false;
+      toast(failedText(FAILED[action] ?? "That did not work", error), "error");
     }
   });
   load();

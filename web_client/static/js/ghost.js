@@ -6,6 +6,7 @@
 
 import { confirmAbandon } from "./abandon.js";
 import { ApiError, identity } from "./api.js";
+import { attr, failedText, whileBusy } from "./busy.js";
 import { escapeHtml } from "./html.js";
 import { sentence, toast } from "./notice.js";
 import { formatTime } from "./render.js";
@@ -33,20 +34,22 @@ export function ghostButtonHtml(info, counts) {
     aria-label="Race the best replay of this challenge (practice, unranked)">Race the best replay</button>`;
 }
 
-/** Clicks on those buttons, anywhere under `root`: ask first (a practice game resigns one), start, open. */
+/** Clicks on those buttons, anywhere under `root`: ask first (a practice game resigns one), start, open.
+ * One start at a time per challenge (busy.js): a second game would resign the first. */
 export function installGhostButtons(root) {
   root.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-ghost-race]");
     if (!button) return;
-    button.disabled = true;
+    const key = button.dataset.ghostRace;
     try {
-      if (!(await confirmAbandon("a ghost race on this daily's deal"))) return;
-      const game = await call("POST", `${challengePath(button.dataset.ghostRace)}/ghost`);
-      location.href = `./#/play/${encodeURIComponent(game.id)}`;
+      await whileBusy(root, attr("data-ghost-race", key), async () => {
+        if (!(await confirmAbandon("a ghost race on this daily's deal"))) return false;
+        const game = await call("POST", `${challengePath(key)}/ghost`);
+        location.href = `./#/play/${encodeURIComponent(game.id)}`;
+        return true;
+      });
     } catch (error) {
-      toast(error instanceof ApiError ? sentence(error.message) : String(error), "error");
-    } finally {
-      button.disabled = false;
+      toast(failedText("The ghost race did not start", error), "error");
     }
   });
 }

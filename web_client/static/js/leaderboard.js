@@ -4,6 +4,7 @@
 
 import { mountAccount } from "./account.js";
 import { ApiError, dailyDay, identity, leaderboard } from "./api.js";
+import { markBusy } from "./busy.js";
 import {
   challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, mineText, pollDelay,
   resultText, revealedHtml, serverClock, startCountdowns,
@@ -94,6 +95,7 @@ function render(board, me, now) {
       ${revealedHtml(info)}
       <p><a href="./">Back to today's challenges</a></p>
     </section>`;
+  markBusy(app); // a poll drew the page again while a ghost race was being started
 }
 
 let poll = null;

@@ -3,6 +3,7 @@
 
 import { confirmAbandon } from "./abandon.js";
 import { ApiError, getGame, identity, playAgain, socketUrl } from "./api.js";
+import { failedText } from "./busy.js";
 import { renderDeal } from "./deal.js";
 import { glide, refuse, soundFor } from "./feedback.js";
 import { gameInfo, loadCatalog } from "./games.js";
@@ -228,27 +229,34 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
     }
   };
   const dialog = document.getElementById("end-dialog");
+  let starting = false; // a new game is being asked for: a second click (a scripted one) starts nothing
   const onDialog = async (event) => {
     const action = event.target.closest("[data-end-action]")?.dataset.endAction;
-    if (!action) return;
+    if (!action || starting) return;
     dialog.close();
     if (action === "undo") act("undo");
     if (action === "start") location.hash = "#/";
     if (action === "retry") {
+      starting = true;
       try {
         // This game is over, but another (another tab's) may be unfinished: a new practice game resigns it.
         if (!(await confirmAbandon(`this deal of ${game.title} again`))) return;
         const again = await playAgain(gameId);
         location.hash = `#/play/${again.id}`;
       } catch (error) {
-        toast(error.message, "error");
+        toast(failedText("The deal did not start again", error), "error");
+      } finally {
+        starting = false;
       }
     }
     if (action === "again") {
+      starting = true;
       try {
         await startGame(summary.game, state.view?.variant ?? summary.variant);
       } catch (error) {
-        toast(error.message, "error");
+        toast(failedText("The new game did not start", error), "error");
+      } finally {
+        starting = false;
       }
     }
   };
