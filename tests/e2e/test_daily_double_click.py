@@ -7,7 +7,8 @@ scripted client past the button), then two and more POSTs of the attempt at once
 exactly one daily game, and after moves on it (a win, checked by the server's validator, for the first)
 the board says playing, pending or verified, never abandoned: a second game made and resigned by a race
 must not end the attempt. Also: the Play button is busy while its request is out and works again after
-an error."""
+an error, and the hub marks a deal that was not proven winnable (`check: weak`) and tells a guest
+that its daily is unranked, on a deal of the guests' own."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from engine.solver import solve
 from .board import Board
 from .conftest import watched_page
 from .daily import (
-    account_form, challenge_of, daily_server, get_json, seed_from_log, stored_identity, submit_account,
+    account_form, challenge_of, daily_server, get_json, screenshots, seed_from_log, stored_identity, submit_account,
     unique_name, wait_for,
 )
 
@@ -218,3 +219,48 @@ def test_attempts_posted_at_once_past_the_client_are_one_attempt(hub_page, open_
     assert_one_ranked_attempt(server, token, game_id, ("playing",))
     assert_pages_say(page, ("playing",))
 
+
+def test_weak_check_label_and_the_guest_note(hub_page):
+    """A day the server marks `check: weak` (the answer altered here: a real one needs a deal the solver
+    could not prove) shows a small label that says why; a guest is told its daily is unranked, on the
+    guests' deal, and that signing up ranks it from the next challenge on; an account made after the
+    opening is told its attempt is unranked, on the guests' deal."""
+    page = hub_page
+
+    def weak(route):
+        response = route.fetch()
+        body = response.json()
+        for card in body["today"]["challenges"]:
+            card["challenge"]["check"] = "weak"
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/dailies", weak)
+    page.goto("/")
+    card = page.locator(f'[data-day=today] .daily-card[data-challenge="{KEY}"]')
+    label = card.locator("header [data-check=weak]")
+    label.wait_for()
+    assert label.get_attribute("title") == "This day's deal was not proven winnable"
+    assert label.inner_text().startswith("check: weak")
+    assert page.locator("[data-check]").count() == 1, "a proven deal (the days ahead) carries no label"
+    note = page.locator(".guest-note")
+    assert "unranked, on a guests' deal (not the ranked one)" in note.inner_text()
+    assert "one already open stays unranked" in note.inner_text()
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert label.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, "nothing wider than a phone"
+    screenshots(page, "daily-check-weak")
+
+    # An account made now, after the day opened: its attempt is answered unranked, and the page says why.
+    submit_account(account_form(page, "sign-up"), unique_name("new"), PASSWORD)
+    page.wait_for_selector("#account[data-account=named]")
+    page.locator(PLAY).click()
+    page.wait_for_url("**/#/play/*")
+    toast = page.locator("#toast:not([hidden])")
+    toast.wait_for()
+    unranked = "Unranked: this challenge opened before your account, so you play the guests' deal."
+    assert toast.inner_text() == unranked
+    page.goto("/")
+    hint = card.locator("[data-unranked=new_account]")
+    hint.wait_for()
+    assert hint.inner_text() == unranked
+    assert card.locator(".daily-mine").get_attribute("data-mine") == "guest_playing"

@@ -41,6 +41,16 @@ export function hoursHtml(info, now) {
   return `<p class="daily-time" data-hours="${escapeHtml(info.status)}">${escapeHtml(label)}${count}</p>`;
 }
 
+/** `check: weak` beside a challenge whose deal was only checked not lost as dealt (a server setting lets a
+ * day fall back to that when the solver could not prove a deal winnable); nothing for a proven deal. */
+export function checkHtml(info) {
+  if (info.check !== "weak") return "";
+  const why = "This day's deal was not proven winnable";
+  // The title for a pointer, the hidden words for a screen reader (a title alone is often not read out).
+  return `<span class="badge check-weak" data-check="weak" title="${why}">check: weak<span
+    class="visually-hidden">: ${why.toLowerCase()}</span></span>`;
+}
+
 export const shortCommitment = (text) => `${String(text).slice(0, 12)}…`;
 
 /** The commitment, short, with its full text in the title and a button that copies all of it. */
@@ -126,8 +136,9 @@ export function mineText(status, rank, game, wins, open = true) {
   switch (status) {
     case null: case undefined: return open ? "Not played yet" : "Not played";
     case "playing": return `In play: ${result}`;
-    case "guest_playing": return `In play as a guest (unranked): ${result}`;
-    case "guest_done": return `${result || "Played"} · unranked (guest)`;
+    // A guest's, or an account's made after the challenge opened: both unranked, on the guests' deal.
+    case "guest_playing": return `In play, unranked: ${result}`;
+    case "guest_done": return `${result || "Played"} · unranked`;
     case "pending": return `${result || "Won"} · checking`;
     case "verified": return `${result || "Won"} · rank ${rank} of ${plural(wins, "win")}`;
     case "rejected": return "Your win was not accepted by the replay check";

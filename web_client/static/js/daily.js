@@ -7,8 +7,8 @@ import { currentAccount, openAccountDialog } from "./account.js";
 import { attempt, dailies, getGame, leaderboard, practice } from "./api.js";
 import { attr, failedText, markBusy, whileBusy } from "./busy.js";
 import {
-  challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, leaderboardHref,
-  mineText, pollDelay, resultText, revealedHtml, serverClock, shortCommitment, startCountdowns,
+  challengePreset, challengeTitle, checkHtml, commitmentHtml, counts, dayLabel, hoursHtml, installCopy,
+  leaderboardHref, mineText, pollDelay, resultText, revealedHtml, serverClock, shortCommitment, startCountdowns,
 } from "./challenge.js";
 import { ghostButtonHtml, installGhostButtons } from "./ghost.js";
 import { escapeHtml } from "./html.js";
@@ -16,6 +16,9 @@ import { sentence, toast } from "./notice.js";
 
 const POLL_MS = 60_000;
 const PODIUM = 3;
+
+// An account made after a challenge opened plays it as a guest does: unranked, on the guests' deal.
+const NEW_ACCOUNT = "Unranked: this challenge opened before your account, so you play the guests' deal.";
 
 const playing = (mine) => mine?.status === "playing" || mine?.status === "guest_playing";
 
@@ -34,14 +37,15 @@ function actionsHtml({ challenge: info, mine, counts: c }) {
 
 function cardHead(info) {
   return `<header><h3>${escapeHtml(challengeTitle(info))}</h3>
-    <span class="preset">${escapeHtml(challengePreset(info))}</span></header>`;
+    <span class="preset">${escapeHtml(challengePreset(info))}</span>${checkHtml(info)}</header>`;
 }
 
 function mineHtml({ challenge: info, mine, counts: c }, game) {
   const status = mine?.status ?? null;
   const open = info.status === "open" || info.status === "scheduled";
   return `<p class="daily-mine" data-mine="${escapeHtml(status ?? "none")}"><span class="label">You:</span>
-    <span class="text">${escapeHtml(mineText(status, mine?.rank, game, c.wins, open))}</span></p>`;
+    <span class="text">${escapeHtml(mineText(status, mine?.rank, game, c.wins, open))}</span></p>${
+    mine?.unranked === "new_account" ? `<p class="hint" data-unranked="new_account">${NEW_ACCOUNT}</p>` : ""}`;
 }
 
 function todayCard(card, game, now) {
@@ -92,8 +96,11 @@ function upcomingHtml(list) {
 
 function guestNote() {
   if (currentAccount()?.name) return "";
-  return `<p class="guest-note">You play as a guest: your daily attempts are unranked.
-    <button type="button" class="link" data-daily="sign-up">Sign up</button> to be ranked; your games come with you.</p>`;
+  // Guests (and accounts made after a challenge opened) get a deal of their own, never the ranked one:
+  // a throwaway identity would otherwise let anyone look at the ranked deal before playing it for real.
+  return `<p class="guest-note">As a guest you play each daily unranked, on a guests' deal (not the ranked one).
+    <button type="button" class="link" data-daily="sign-up">Sign up</button> to be ranked from the next challenge on
+    (one already open stays unranked, on the guests' deal). Your games come with you.</p>`;
 }
 
 /** My attempts' summaries (moves, time) by game id, and yesterday's podiums by challenge, fetched together. */
@@ -151,6 +158,8 @@ async function act(action, card) {
   const title = card.querySelector("h3")?.textContent ?? "";
   if (action === "play") {
     const game = await attempt(key);
+    // A named account made after the challenge opened is answered an unranked attempt: say so once.
+    if (currentAccount()?.name && game.ranked === false) toast(NEW_ACCOUNT);
     location.hash = `#/play/${encodeURIComponent(game.id)}`;
     return true;
   }

@@ -6,8 +6,8 @@ import { mountAccount } from "./account.js";
 import { ApiError, dailyDay, identity, leaderboard } from "./api.js";
 import { markBusy } from "./busy.js";
 import {
-  challengePreset, challengeTitle, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, mineText, pollDelay,
-  resultText, revealedHtml, serverClock, startCountdowns,
+  challengePreset, challengeTitle, checkHtml, commitmentHtml, counts, dayLabel, hoursHtml, installCopy, mineText,
+  pollDelay, resultText, revealedHtml, serverClock, startCountdowns,
 } from "./challenge.js";
 import { loadCatalog } from "./games.js";
 import { ghostButtonHtml, installGhostButtons } from "./ghost.js";
@@ -84,7 +84,7 @@ function render(board, me, now) {
   const info = board.challenge;
   document.title = `Leaderboard · ${challengeTitle(info)} · ${info.date}`;
   app.innerHTML = `<section class="panel leaderboard-page" data-challenge="${escapeHtml(info.challenge)}">
-      <h1>${escapeHtml(challengeTitle(info))} <span class="preset">${escapeHtml(challengePreset(info))}</span></h1>
+      <h1>${escapeHtml(challengeTitle(info))} <span class="preset">${escapeHtml(challengePreset(info))}</span>${checkHtml(info)}</h1>
       <p class="sub">Daily challenge of ${escapeHtml(dayLabel(info.date))} (UTC)</p>
       ${hoursHtml(info, now)}
       ${standingHtml(board, me)}
