@@ -1,8 +1,10 @@
 """The daily hub through the browser, on an `arena serve` of its own with the daily scheduler on (only the
-Wish, for speed) and a clock file the test sets: sign up, play today's Wish to a win, see it marked
-"checking" until the server, restarted with a replay validator, verifies it, see the rank on the leaderboard,
-practice the deal, read the statistics, then cross into the next day and see yesterday's seed revealed.
-A second player wins the same deal an hour later and is ranked second, a page of the board further on.
+Wish, for speed) and a clock file the test sets: sign up on the eve (an account is ranked on the days that
+open after it was made), play the Wish to a win, see it marked "checking" until the server, restarted with
+a replay validator, verifies it, see the rank on the leaderboard, find practice closed until the reveal,
+read the statistics, then cross into the next day, see yesterday's seed revealed and practise the deal.
+A second player, also made on the eve, wins the same deal an hour later and is ranked second, a page of the
+board further on.
 The test knows the deal's seed only from the server's own Redis (the game log's creation entry)."""
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import datetime as dt
 import re
 from urllib.parse import quote
 
+import httpx
 import msgspec
 import pytest
 
@@ -36,7 +39,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def daily_arena(tmp_path_factory, chromium_path):
     # No validator in the server at first: a win stays "checking" until the test restarts it with one.
-    with daily_server(tmp_path_factory, "daily", OPENS + 10 * HOUR, validators=0) as running:
+    with daily_server(tmp_path_factory, "daily", OPENS - 2 * HOUR, validators=0) as running:
         yield running
 
 
@@ -50,6 +53,24 @@ def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, dail
     server, clock = daily_arena
     page = daily_page
     console_errors.allow(r"Failed to load resource: .*status of 400")  # the refused name, shown in the form
+    # The eve (22:00): both players sign up before the day opens.
+    wait_for(lambda: challenge_of(get_json(server.url, f"/api/dailies/{DAY.isoformat()}"), KEY), "the Wish prepared")
+    page.goto("/")
+    assert page.locator(".guest-note").is_visible()
+    guest = stored_identity(page)["player_id"]
+    dialog = account_form(page, "sign-up")
+    submit_account(dialog, "x", PASSWORD)
+    assert form_error(page, dialog, "bad_name").startswith("Sign up failed: A name is 3 to 20 letters")
+    name = unique_name("ann")
+    submit_account(dialog, name, PASSWORD)
+    page.wait_for_selector("#account[data-account=named]")
+    assert page.locator("#account .who").inner_text() == f"Signed in as {name}"
+    assert stored_identity(page)["player_id"] == guest, "the guest became the account"
+    page.locator(".guest-note").wait_for(state="detached")
+    second = unique_name("cat")
+    httpx.post(f"{server.url}/api/accounts", json={"name": second, "password": PASSWORD}, timeout=10).raise_for_status()
+
+    clock.set(OPENS + 10 * HOUR)  # 10:00 of the day
     info = wait_for(lambda: challenge_of(get_json(server.url, "/api/dailies")["today"], KEY), "today's Wish")
     # The scheduler prepares the week ahead a day at a time after today: the page is loaded once it has.
     wait_for(lambda: len(get_json(server.url, "/api/dailies")["upcoming"]) == 7, "the week ahead prepared")
@@ -61,7 +82,6 @@ def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, dail
     assert card.locator("[data-commitment]").get_attribute("data-commitment") == info["commitment"]
     # Counted on the server's clock (10:00 of its day), not the browser's own date: 14 hours or a little less.
     assert re.fullmatch(r"1[34]:\d\d:\d\d", card.locator(".countdown").inner_text())
-    assert page.locator(".guest-note").is_visible()
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     card.get_by_role("button", name="Copy the commitment").click()
     assert page.evaluate("navigator.clipboard.readText()") == info["commitment"]
@@ -71,18 +91,6 @@ def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, dail
     assert ahead.count() == len(upcoming) == 7
     assert ahead.first.get_attribute("data-challenge") == upcoming[0]["challenge"]
     assert ahead.first.locator("code").get_attribute("title") == upcoming[0]["commitment"]
-
-    # Sign up: the server's refusal is shown as it says it, then a good name makes the guest an account.
-    guest = stored_identity(page)["player_id"]
-    dialog = account_form(page, "sign-up")
-    submit_account(dialog, "x", PASSWORD)
-    assert form_error(page, dialog, "bad_name").startswith("Sign up failed: A name is 3 to 20 letters")
-    name = unique_name("ann")
-    submit_account(dialog, name, PASSWORD)
-    page.wait_for_selector("#account[data-account=named]")
-    assert page.locator("#account .who").inner_text() == f"Signed in as {name}"
-    assert stored_identity(page)["player_id"] == guest, "the guest became the account"
-    page.locator(".guest-note").wait_for(state="detached")
 
     # Today's Wish, won through the board with the solver's line for the seed the server stored.
     card.locator("[data-daily=play]").click()
@@ -124,20 +132,9 @@ def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, dail
     assert mine.inner_text() == f"Won in {len(line)} moves, 0:00 · rank 1 of 1 win"
     screenshots(page, "daily-hub")
 
-    # Practice on the deal once the attempt is over; a second practice asks first, naming the first one.
-    card.locator("[data-daily=practice]").click()
-    page.wait_for_url("**/#/play/*")
-    board.wait_ready(0)
-    practice = page.evaluate("window.arena.state.gameId")
-    assert practice != attempt
-    page.goto("/")
-    card.locator("[data-daily=practice]").click()
-    ask = page.locator("#abandon-dialog[open]")
-    ask.wait_for()
-    assert ask.get_attribute("data-game-id") == practice
-    assert "practice game of The Wish (Standard (3 face down), 0 moves" in ask.inner_text()
-    ask.locator("[data-abandon=cancel]").click()
-    assert page.evaluate("location.hash") in ("", "#/")
+    # My attempt is over, but no practice on the deal before the reveal: others are still playing it.
+    assert card.locator("[data-daily=practice]").count() == 0
+    assert card.locator(".practice-later").inner_text() == "Practice opens at the reveal"
 
     # My statistics: the daily win counts.
     page.get_by_role("link", name="Statistics").click()
@@ -153,14 +150,15 @@ def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, dail
     page.goto("/")
     page.click("#account [data-account-open=sign-out]")
     page.wait_for_selector("#account[data-account=guest]")
-    second = unique_name("cat")
-    submit_account(account_form(page, "sign-up"), second, PASSWORD)
+    dialog = account_form(page, "sign-up")
+    dialog.locator("[data-account-switch]").click()  # the account made on the eve: sign in
+    submit_account(dialog, second, PASSWORD)
     page.wait_for_selector("#account[data-account=named]")
     card.locator("[data-daily=play]").click()
     page.wait_for_url("**/#/play/*")
     board.wait_ready(0)
     board.wait_online()
-    assert page.evaluate("window.arena.state.gameId") not in (attempt, practice)
+    assert page.evaluate("window.arena.state.gameId") != attempt
     # The leaderboard in a second tab meanwhile: my attempt in play, so it looks again soon (a win just
     # made reaches the board a moment after its last move), not at the slow poll's 30 s.
     aside = page.context.new_page()
@@ -197,6 +195,21 @@ def test_sign_up_win_the_daily_see_the_rank_and_yesterdays_seed(daily_page, dail
     tomorrow = (DAY + dt.timedelta(days=1)).isoformat()
     assert page.locator(f'[data-day=today] .daily-card[data-challenge^="{tomorrow}/"]').count() == 1
     screenshots(page, "daily-hub-yesterday")
+
+    # Revealed: practice on the deal; a second practice asks first, naming the first one.
+    past.locator("[data-daily=practice]").click()
+    page.wait_for_url("**/#/play/*")
+    board.wait_ready(0)
+    practice = page.evaluate("window.arena.state.gameId")
+    assert practice not in (attempt, None)
+    page.goto("/")
+    past.locator("[data-daily=practice]").click()
+    ask = page.locator("#abandon-dialog[open]")
+    ask.wait_for()
+    assert ask.get_attribute("data-game-id") == practice
+    assert "practice game of The Wish (Standard (3 face down), 0 moves" in ask.inner_text()
+    ask.locator("[data-abandon=cancel]").click()
+    assert page.evaluate("location.hash") in ("", "#/")
 
 
 def test_sign_out_and_sign_in_again_with_the_servers_errors(daily_page, console_errors):

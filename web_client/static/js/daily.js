@@ -30,7 +30,10 @@ function actionsHtml({ challenge: info, mine, counts: c }) {
   let main = "";
   if (playing(mine) && info.status !== "final") main = button("play", "Continue", true);
   else if (!mine?.game_id && info.status === "open") main = button("play", "Play", true);
-  else if (over || info.status === "final") main = button("practice", "Practice", false);
+  // Practice on the deal opens at the reveal, not at the end of my attempt: its undo would show every
+  // card of a deal others are still playing, to hand on to a second account or a friend.
+  else if (info.status === "final") main = button("practice", "Practice", false);
+  else if (over) main = `<span class="practice-later">Practice opens at the reveal</span>`;
   return `<div class="daily-actions">${main}${ghostButtonHtml(info, c)}
     <a class="button-link" href="${leaderboardHref(info.challenge)}" aria-label="Leaderboard of ${of}">Leaderboard</a></div>`;
 }
