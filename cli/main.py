@@ -13,6 +13,7 @@ SUBCOMMANDS = {
     "solve": ("cli.solve_cmd", "solve deals with full knowledge: winnable or not, and a winning line"),
     "play": ("cli.play", "play a game in the terminal against a running server"),
     "validate": ("cli.validate_cmd", "run replay validator workers on REDIS_URL: recheck every win from its log"),
+    "review": ("cli.review_cmd", "the human-speed review on REDIS_URL: list flagged daily wins, clear or reject one"),
     "export": ("cli.export_cmd", "write a finished game's replay file, from a server"),
     "archive": ("cli.archive_cmd", "the archive tier on REDIS_URL: --status counts hot, archived and pending games"),
     "verify-daily": ("cli.verify_daily_cmd", "check a revealed day's seeds against its published commitments"),
