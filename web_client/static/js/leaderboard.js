@@ -1,6 +1,7 @@
 // The leaderboard page, leaderboard.html?challenge=<key>&offset=<n>[&limit=<n>]: a challenge's verified wins
 // (fewer moves, then less server time, then the earlier finish), a page at a time, its counts, and
-// my standing; my win still being replayed by the server's check is shown as "checking".
+// my standing; my win still being replayed by the server's check is shown as "checking", and a win the
+// human-speed review flagged as "review" (it keeps its place until an operator has looked at it).
 
 import { mountAccount } from "./account.js";
 import { ApiError, dailyDay, identity, leaderboard } from "./api.js";
@@ -27,11 +28,28 @@ const pageHref = (at) => `leaderboard.html?challenge=${encodeURIComponent(key)}$
   params.has("limit") ? `&limit=${limit}` : ""}`;
 const finishedAt = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
 
+// The review's reason codes (services/validator/review.py) in words, for the mark's title.
+const REVIEW_REASONS = {
+  fast_first_move: "first move quicker than a person can answer the deal",
+  fast_moves: "most moves quicker than a click",
+  even_tempo: "moves as evenly spaced as a metronome",
+  fast_total: "the whole game quicker than its moves can be made",
+};
+
+function reviewHtml(entry) {
+  if (!entry.review) return "";
+  const why = (entry.review_reasons ?? []).map((code) => REVIEW_REASONS[code] ?? code).join("; ");
+  return ` <span class="review" data-review="${escapeHtml((entry.review_reasons ?? []).join(" "))}"
+    title="${escapeHtml(`Under review, still ranked: ${why || "flagged"}`)}">review<span class="visually-hidden">:
+    ${escapeHtml(why || "flagged")}</span></span>`;
+}
+
 function row({ rank, entry }, me, extraClass = "", replay = false) {
   const mine = entry.player === me;
   return `<tr class="${mine ? "mine" : ""} ${extraClass}" ${mine ? 'aria-current="true"' : ""} data-player="${escapeHtml(entry.player)}">
     <td data-label="Rank" class="rank">${escapeHtml(rank)}</td>
-    <td data-label="Player">${escapeHtml(entry.name ?? "a player")}${mine ? ' <span class="you">(you)</span>' : ""}</td>
+    <td data-label="Player">${escapeHtml(entry.name ?? "a player")}${mine ? ' <span class="you">(you)</span>' : ""}${
+      reviewHtml(entry)}</td>
     <td data-label="Moves">${escapeHtml(entry.moves)}</td>
     <td data-label="Time">${escapeHtml(formatTime(entry.time_ms))}</td>
     <td data-label="Finished" class="finished">${escapeHtml(finishedAt(entry.finished_at_ms))} UTC</td>
@@ -45,7 +63,8 @@ function standingHtml(board, me) {
   const status = mine?.status ?? null;
   const game = mine?.entry ? { status: mine.entry.result, moves: mine.entry.moves, elapsed_ms: mine.entry.time_ms } : null;
   const text = status === "pending" ? `${resultText("won", mine.entry.moves, mine.entry.time_ms)} · checking`
-    : mineText(status, mine?.rank, game, board.counts.wins, ["open", "scheduled"].includes(board.challenge.status));
+    : mineText(status, mine?.rank, game, board.counts.wins, ["open", "scheduled"].includes(board.challenge.status))
+      + (status === "verified" && mine.entry?.review ? " · under review" : "");
   return `<p class="standing" data-mine="${escapeHtml(status ?? "none")}" data-rank="${escapeHtml(mine?.rank ?? "")}">
     <span class="label">You</span> ${escapeHtml(text)}</p>`;
 }
