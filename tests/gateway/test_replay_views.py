@@ -18,6 +18,7 @@ from engine.solver.advice import point_of_no_return
 from services.games.entries import GameLinks
 from services.games.service import GameService
 from services.store import EventStore
+from services.tournaments.service import TournamentService
 from services.validator import replay_views
 from tests.gateway.client import Audit, Client
 from tests.support.play import IN_PLAY_WISH, WISH_OPEN, lost_wish_line, winnable_wish_seed
@@ -114,22 +115,38 @@ def test_a_missing_game_has_no_views(http):
     assert found.status_code == 404 and found.json()["code"] == "no_such_game"
 
 
-async def test_a_daily_before_its_close_serves_no_card_to_anyone(gateway, redis_client):
+async def revealed_challenge(redis_client, service: GameService, day: dt.date) -> str:
+    """A Wish daily of `day` prepared the evening before and revealed after its grace, by a tournament
+    service of its own on the gateway's Redis (the gateway learns the reveal from the stream)."""
+    now = [int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp() * 1000) - 3600_000]
+    tournaments = TournamentService(redis_client, service, secret=b"replay views tournament secret 0123",
+                                    clock=lambda: now[0], daily_games=("wish",))
+    [ref] = [r for r in tournaments.challenges_of(day) if r.key.endswith("/wish/mode=standard")]
+    assert (await tournaments.prepare(ref)).prepared is not None
+    now[0] += 3 * 24 * 3600_000
+    assert (await tournaments.settle(ref)).revealed is not None
+    return ref.key
+
+
+async def test_a_daily_before_its_reveal_serves_no_card_to_anyone(gateway, redis_client):
     service = GameService(EventStore(redis_client), redis_client)  # the gateway's own store and keys
     today = dt.datetime.now(dt.timezone.utc).date().isoformat()
-    open_day = await service.create_game("g_daily", "wish", None, IN_PLAY_WISH, kind="daily",
-                                         links=GameLinks(challenge=f"{today}/wish/mode=standard"))
-    past = await service.create_game("g_daily", "wish", None, IN_PLAY_WISH, kind="daily",
-                                     links=GameLinks(challenge="2020-01-01/wish/mode=standard"))
-    for game in (open_day, past):
+    revealed_key = await revealed_challenge(redis_client, service, dt.date(2020, 1, 1))
+    games = {}
+    # Today's (open), a past day's never revealed (its scheduler away: the deal stays secret), a revealed one.
+    for name, key in (("open", f"{today}/wish/mode=standard"), ("unrevealed", "2020-01-02/wish/mode=standard"),
+                      ("revealed", revealed_key)):
+        games[name] = game = await service.create_game("g_daily", "wish", None, IN_PLAY_WISH, kind="daily",
+                                                       links=GameLinks(challenge=key))
         await service.open_for(game.id, "g_daily")
         assert (await service.submit("g_daily", game.id, "r", 0, it.ResignIntent())).answer.accepted
     async with httpx.AsyncClient(base_url=gateway.url, timeout=30) as http:
-        for path in ("replay/views", "replay"):
-            refused = await http.get(f"/api/games/{open_day.id}/{path}")
-            assert refused.status_code == 403 and refused.json()["code"] == "not_public_yet", path
-            assert no_card_in(refused.json())
-        revealed = (await http.get(f"/api/games/{past.id}/replay/views")).raise_for_status().json()
+        for name in ("open", "unrevealed"):
+            for path in ("replay/views", "replay"):
+                refused = await http.get(f"/api/games/{games[name].id}/{path}")
+                assert refused.status_code == 403 and refused.json()["code"] == "not_public_yet", (name, path)
+                assert no_card_in(refused.json())
+        revealed = (await http.get(f"/api/games/{games['revealed'].id}/replay/views")).raise_for_status().json()
     assert revealed["kind"] == "daily" and revealed["status"] == "abandoned" and len(revealed["steps"]) == 2
 
 
