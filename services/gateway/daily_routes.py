@@ -20,7 +20,6 @@ from engine import RuleError
 
 from .api_docs import errors
 from ..games.model import GameSummary
-from ..games.service import GameService
 from ..identity import TokenRefused
 from ..sessions import Sessions
 from ..tournaments.catalogue import BAD_CHALLENGE_KEY, parse_challenge_key, utc_date_of
@@ -181,7 +180,7 @@ class StatsController(Controller):
     tags = ["players"]
 
     @get("/stats", responses=errors(401))
-    async def stats(self, service: NamedDependency[GameService], player_id: NamedDependency[str],
-                    tournaments: NamedDependency[TournamentService]) -> PlayerStatsView:
-        """My statistics per game and variant, and my daily streak: a projection of my games' logs."""
-        return await player_stats(service, player_id, tournaments.clock())
+    async def stats(self, player_id: NamedDependency[str], tournaments: NamedDependency[TournamentService]) -> PlayerStatsView:
+        """My statistics per game and variant, and my daily streak: a projection of my games' logs,
+        stored and updated by each game that ends."""
+        return await player_stats(tournaments.statistics, player_id, tournaments.clock())

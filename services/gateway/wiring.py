@@ -65,7 +65,7 @@ class ProcessServices:
                                  lost_after_ms=int(settings.archive_lost_after_s * 1000), deal_public=self._deal_public)
         self.run_archiver, self.archive_every_s = settings.archiver, settings.archive_every_s
         self.games.results = AllResults(self.validators.submitter, self.tournaments, self.races, self.retention,
-                                        self.archiver)
+                                        self.archiver, self.tournaments.statistics)
         self.games.move_hook = self.races
         self.games.secrecy = DealSecrecy(race_ended=self.races.has_ended, race_learn=self.races.learn,
                                          challenge_revealed=self.tournaments.is_revealed,

@@ -37,6 +37,16 @@ def player_games_key(player_id: str) -> str:
     return f"{PREFIX}player:{{{player_id}}}:games"
 
 
+def player_stats_key(player_id: str) -> str:
+    """Projection: a player's statistics, folded (msgpack). Rebuildable from the logs (delete it)."""
+    return f"{PREFIX}player:{{{player_id}}}:stats"
+
+
+def player_stats_reopenable_key(player_id: str) -> str:
+    """Beside the statistics: the player's latest lost casual and practice games (sorted set by end)."""
+    return f"{PREFIX}player:{{{player_id}}}:stats-reopenable"
+
+
 def token_generation_key(player_id: str) -> str:
     """A player's token generation (integer, absent = 0): a token issued at a lower one is signed out.
     Expires a token lifetime after the last sign-out, when every token it ended has expired too."""

@@ -34,6 +34,7 @@ from .days import ChallengeDays
 from .events import AttemptStarted, from_stored, to_new_event
 from .leaderboard import RedisLeaderboard
 from .results import AttemptResults
+from .stats_store import StoredStatistics
 
 NO_ATTEMPT = "no_attempt"
 NOT_REVEALED = "not_revealed"
@@ -52,6 +53,7 @@ class TournamentService(AttemptResults, ChallengeDays):
         self._unprovable: set[str] = set()
         self._revealed: set[str] = set()  # challenges known revealed (grows by a key a day per game)
         self.accounts = AccountStore(redis, clock=self.clock)  # the server's clock: "made before it opened"
+        self.statistics = StoredStatistics(redis, games)  # players' statistics, told of every end (wiring.py)
         # Told of every leaderboard change with its new version (the gateway pushes it to watchers).
         self.board_changed: Callable[[str, int], Awaitable[None]] | None = None
 

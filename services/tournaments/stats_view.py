@@ -1,21 +1,16 @@
-"""A player's statistics as the HTTP API shows them: folded from their games, as the logs tell them.
+"""A player's statistics as the HTTP API shows them: rows per game and variant, and the daily streak.
 
-The game service reads each game from its log (or its cache of it); `statistics.project` folds the
-finished ones, so the same logs always give the same figures.
+The figures come from the stored projection (stats_store.py), updated by each game that ends and
+folded again from the player's games when it is missing, so the same logs always give the same figures.
 """
 
 from __future__ import annotations
 
 from msgspec import Struct
 
-from engine import RuleError
-from engine.rules import variant_key
-
-from ..games.service import GameService
 from .catalogue import utc_date_of
-from .statistics import FinishedGame, daily_streak_on, project
-
-GAMES_READ = 1000  # a player's most recent games the figures cover
+from .statistics import daily_streak_on
+from .stats_store import StoredStatistics
 
 
 class StatsRow(Struct, frozen=True):
@@ -41,19 +36,8 @@ class PlayerStatsView(Struct, frozen=True):
     best_daily_streak: int
 
 
-async def player_stats(service: GameService, player_id: str, now_ms: int) -> PlayerStatsView:
-    facts = []
-    for summary in await service.list_games(player_id, limit=GAMES_READ):
-        if summary.finished_at_ms is None or summary.status not in ("won", "lost", "abandoned"):
-            continue  # still in play (a lost game that may still undo is not over)
-        facts.append(FinishedGame(
-            summary.id, summary.game, variant_key(summary.variant), summary.status, summary.moves,
-            summary.elapsed_ms or 0, summary.finished_at_ms, summary.kind, summary.ranked,
-            summary.challenge.split("/", 1)[0] if summary.challenge else None,
-        ))
-    stats = project(facts)
-    if isinstance(stats, RuleError):  # facts read from our own logs: a refusal is a bug, said plainly
-        raise ValueError(f"statistics of {player_id}: {stats.message}")
+async def player_stats(stored: StoredStatistics, player_id: str, now_ms: int) -> PlayerStatsView:
+    stats = await stored.of(player_id)
     rows = []
     for entry in stats.variants.values():
         c = entry.counts

@@ -1,0 +1,127 @@
+"""A player's statistics as a stored projection: folded once, then updated by each game that ends.
+
+Reading statistics used to fold up to a thousand game summaries per request, one Redis read each.
+Now each player has one key holding their folded `PlayerStats` (msgpack). The game service tells
+this hook every settled end (`ended`); the fact is added with `statistics.record`, under WATCH so two
+processes ending two of one player's games at once both count.
+
+Some ends are not final: a casual or practice game lost where a practice undo could still reopen it
+(services/games/record.py `settled`), which is told again when it ends a second time. Those games are
+remembered a while in a small sorted set beside the statistics (REOPENABLE_KEPT, newest kept); a game
+that ends again while remembered is not added twice: the player's statistics are folded again from
+their games instead, as they are when the key is missing or a fact comes out of order. The key is a
+cache of the logs: deleting it (or `forget`) makes the next read fold it again from the games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from redis.exceptions import WatchError
+
+from engine import RuleError
+from engine.rules import variant_key
+
+from ..games.entries import CASUAL, PRACTICE, GameCreated
+from ..games.service import GameService
+from ..store.keys import player_stats_key, player_stats_reopenable_key
+from .statistics import FinishedGame, PlayerStats, project, record
+
+GAMES_READ = 1000  # a fold from the games covers the player's most recent ones
+REOPENABLE_KEPT = 200  # the player's latest lost casual and practice games, whose end may still change
+_encoder, _decoder = msgspec.msgpack.Encoder(), msgspec.msgpack.Decoder(PlayerStats)
+
+
+def fact_of(created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> FinishedGame:
+    challenge = created.links.challenge
+    return FinishedGame(game_id, created.game, variant_key(created.variant), status, moves, time_ms, at_ms,
+                        created.kind, created.ranked, challenge.split("/", 1)[0] if challenge else None)
+
+
+async def folded_from_games(games: GameService, player_id: str) -> tuple[PlayerStats, dict[str, int]]:
+    """The player's statistics folded from their games' summaries (the logs' projection), and their
+    lost casual and practice games (id -> finished at), whose end a practice undo may still change."""
+    facts, reopenable = [], {}
+    for summary in await games.list_games(player_id, limit=GAMES_READ):
+        if summary.finished_at_ms is None or summary.status not in ("won", "lost", "abandoned"):
+            continue  # still in play (a lost game that may still undo is not over)
+        if summary.status == "lost" and summary.kind in (CASUAL, PRACTICE):
+            reopenable[summary.id] = summary.finished_at_ms
+        facts.append(FinishedGame(
+            summary.id, summary.game, variant_key(summary.variant), summary.status, summary.moves,
+            summary.elapsed_ms or 0, summary.finished_at_ms, summary.kind, summary.ranked,
+            summary.challenge.split("/", 1)[0] if summary.challenge else None,
+        ))
+    stats = project(facts)
+    if isinstance(stats, RuleError):  # facts read from our own logs: a refusal is a bug, said plainly
+        raise ValueError(f"statistics of {player_id}: {stats.message}")
+    return stats, reopenable
+
+
+class StoredStatistics:
+    """The statistics projection's Redis adapter: a ResultsHook that updates it, and its reader."""
+
+    def __init__(self, redis: Any, games: GameService) -> None:
+        self.redis = redis
+        self.games = games
+
+    async def of(self, player_id: str) -> PlayerStats:
+        raw = await self.redis.get(player_stats_key(player_id))
+        if raw is not None:
+            return _decoder.decode(raw)
+        return await self.refold(player_id)
+
+    async def refold(self, player_id: str) -> PlayerStats:
+        key, reopenable = player_stats_key(player_id), player_stats_reopenable_key(player_id)
+        for _ in range(8):
+            async with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    # Watched before the games are read: an end counted meanwhile (its game's summary
+                    # may be older than this read) makes this fold stale, so it is done again.
+                    await pipe.watch(key, reopenable)
+                    stats, lost = await folded_from_games(self.games, player_id)
+                    pipe.multi()
+                    pipe.set(key, _encoder.encode(stats))
+                    pipe.delete(reopenable)
+                    if lost:
+                        pipe.zadd(reopenable, dict(sorted(lost.items(), key=lambda item: item[1])[-REOPENABLE_KEPT:]))
+                    await pipe.execute()
+                    return stats
+                except WatchError:
+                    continue
+        return (await folded_from_games(self.games, player_id))[0]  # busy: answered, stored by the next end
+
+    async def forget(self, player_id: str) -> None:
+        await self.redis.delete(player_stats_key(player_id), player_stats_reopenable_key(player_id))
+
+    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
+        return None
+
+    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+        fact = fact_of(created, game_id, status, moves, time_ms, at_ms)
+        player = created.player_id
+        key, reopenable = player_stats_key(player), player_stats_reopenable_key(player)
+        for _ in range(8):  # another process counted one of this player's games meanwhile: read again
+            async with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(key, reopenable)
+                    raw, seen = await pipe.get(key), await pipe.zscore(reopenable, game_id)
+                    counted = None if raw is None or seen is not None else record(_decoder.decode(raw), fact)
+                    pipe.multi()
+                    if status == "lost" and created.kind in (CASUAL, PRACTICE):
+                        pipe.zadd(reopenable, {game_id: at_ms})
+                        pipe.zremrangebyrank(reopenable, 0, -REOPENABLE_KEPT - 1)
+                    elif seen is not None:
+                        pipe.zrem(reopenable, game_id)
+                    if isinstance(counted, PlayerStats):
+                        pipe.set(key, _encoder.encode(counted))
+                    else:  # missing, out of order or an end told again: fold from the games below
+                        pipe.delete(key)
+                    await pipe.execute()
+                except WatchError:
+                    continue
+            if not isinstance(counted, PlayerStats):
+                await self.refold(player)
+            return
+        await self.forget(player)  # never settled after 8 tries: the next read folds it afresh

@@ -1,0 +1,116 @@
+"""Players' statistics as a stored projection on a real Redis: updated by each end, never counted twice,
+folded again from the games when missing, and the same figures as a fold of the games."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+
+from engine import intents as it
+from engine.solver import solve
+from services.games.hooks import NoResults
+from services.games.service import GameService
+from services.store import EventStore
+from services.store.keys import player_games_key, player_stats_key
+from services.tournaments.stats_store import StoredStatistics, folded_from_games
+from tests.services.conftest import Clock
+from tests.services.test_play_flow import WISH, losing_line, play
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def stack(redis_client, clock):
+    redis = redis_client
+    games = GameService(EventStore(redis, clock=clock), redis)
+    stored = StoredStatistics(redis, games)
+    games.results = stored
+    return games, stored
+
+
+def player() -> str:
+    return f"g_stats_{secrets.token_hex(4)}"
+
+
+async def win(games: GameService, who: str, clock, seed: int = 5) -> str:
+    game = await games.create_game(who, "wish", WISH, seed)
+    await games.open_for(game.id, who)
+    await play(games, game.id, solve(games.live.get(game.id).state).line, clock, player=who)
+    return game.id
+
+
+async def resign(games: GameService, who: str, clock) -> str:
+    game = await games.create_game(who, "wish", WISH)
+    await games.open_for(game.id, who)
+    await play(games, game.id, [it.ResignIntent()], clock, player=who)
+    return game.id
+
+
+def row(stats, game="wish"):
+    [entry] = [v for v in stats.variants.values() if v.counts.game == game]
+    return entry
+
+
+async def test_each_end_updates_the_stored_figures_without_reading_the_games(stack, clock, redis_client):
+    redis = redis_client
+    games, stored = stack
+    who = player()
+    await win(games, who, clock)
+    await resign(games, who, clock)
+    assert await redis.exists(player_stats_key(who)), "the first end stored the figures"
+    await redis.delete(player_games_key(who))  # a fold from the games would now find none
+    entry = row(await stored.of(who))
+    assert (entry.played, entry.won, entry.lost, entry.current_streak, entry.best_streak) == (2, 1, 1, 0, 1)
+
+
+async def test_the_stored_figures_are_those_a_fold_of_the_games_gives(stack, clock, redis_client):
+    redis = redis_client
+    games, stored = stack
+    who = player()
+    for _ in range(2):
+        await win(games, who, clock)
+    await resign(games, who, clock)
+    kept = await stored.of(who)
+    await redis.delete(player_stats_key(who))  # lost: the next read folds it again from the games
+    assert await stored.of(who) == kept == (await folded_from_games(games, who))[0]
+    assert await redis.exists(player_stats_key(who))
+
+
+async def test_ends_told_at_once_by_two_servers_are_each_counted(stack, clock, private_redis_client):
+    games, stored = stack
+    who = player()
+    await resign(games, who, clock)
+    assert row(await stored.of(who)).played == 1
+    games.results = NoResults()  # the next ends are told below, all at once, by two servers
+    ended = []
+    for _ in range(8):
+        live = games.live.get(await resign(games, who, clock))
+        ended.append((live.created, live.game_id, live.finished_at_ms))
+    other = StoredStatistics(private_redis_client, games)  # its own connections, as a second server's
+    await asyncio.gather(*((stored, other)[n % 2].ended(created, game_id, "abandoned", 0, 0, at)
+                           for n, (created, game_id, at) in enumerate(ended)))
+    stats = await stored.of(who)
+    assert row(stats).played == 9
+    assert stats == (await folded_from_games(games, who))[0]
+
+
+async def test_a_loss_reopened_by_a_practice_undo_and_lost_again_counts_once(stack, clock):
+    games, stored = stack
+    who = player()
+    seed, line = losing_line()
+    game = await games.create_game(who, "wish", WISH, seed)  # practice on a chosen deal: undo allowed
+    await games.open_for(game.id, who)
+    await play(games, game.id, line, clock, player=who)
+    assert (row(await stored.of(who)).played, row(await stored.of(who)).lost) == (1, 1)
+    await play(games, game.id, [it.UndoIntent()] * len(line), clock, player=who)
+    await play(games, game.id, line, clock, player=who)  # lost again, told again
+    entry = row(await stored.of(who))
+    assert (entry.played, entry.lost, entry.won) == (1, 1, 0), "the same game, not a second loss"
+    assert await stored.of(who) == (await folded_from_games(games, who))[0]
