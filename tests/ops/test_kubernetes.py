@@ -147,7 +147,11 @@ def test_the_validator_runs_arena_validate_and_the_config_is_what_the_server_rea
     assert container["livenessProbe"]["httpGet"]["path"] == "/metrics"
     config = by_kind(objects, "ConfigMap", "arena-config")["data"]
     read = set(re.findall(r'"((?:ARENA_|REDIS_)[A-Z_]+)"', SETTINGS.read_text()))
+    read |= {"AWS_REGION", "AWS_ENDPOINT_URL"}  # read by obstore for an s3:// archive (services/archive/objects.py)
     assert set(config) <= read, set(config) - read
+    # A pod's data dir goes with the pod: an archiver may only run where the archive is a shared store.
+    archive = config.get("ARENA_ARCHIVE_URL", "")
+    assert config.get("ARENA_ARCHIVER") == "0" or archive.startswith(("s3://", "gs://", "az://")), config
     assert config["REDIS_URL"].startswith("redis+cluster://redis-cluster:") and config["ARENA_VALIDATORS"] == "0"
     for deployment in (validator, by_kind(objects, "Deployment", "gateway")):
         spec = deployment["spec"]["template"]["spec"]
