@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess, start_http_server
 
-from ..validator.public import validator_status
 from . import FANOUT_PENDING, VALIDATOR_LAG, VALIDATOR_PENDING, VALIDATOR_VERDICTS, redis_error
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -33,11 +33,27 @@ def render() -> bytes:
     return generate_latest(exposed_registry())
 
 
-async def read_redis_figures(redis: Any) -> None:
+class ValidatorFigures(Protocol):
+    """What the validator's public status tells (services/validator/public.py): metrics imports nothing
+    above itself, so the caller reads the status and this module only sets the gauges."""
+
+    @property
+    def pending(self) -> int: ...
+    @property
+    def lag(self) -> int: ...
+    @property
+    def verified(self) -> int: ...
+    @property
+    def rejected(self) -> int: ...
+    @property
+    def dead(self) -> int: ...
+
+
+async def read_redis_figures(read_status: Callable[[], Awaitable[ValidatorFigures]]) -> None:
     """The validator's queue and verdict totals (the same for every process, so read from Redis). A
     Redis that does not answer leaves the last reading and counts an error: a scrape never fails for it."""
     try:
-        status = await validator_status(redis)
+        status = await read_status()
     except Exception as exc:  # noqa: BLE001  any failure: the process's own figures are still served
         redis_error("metrics")
         log.warning("metrics: the validator's figures could not be read from Redis: %s", exc)

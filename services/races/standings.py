@@ -11,14 +11,28 @@ unverified); the final standings are written once every win has its verdict.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
 from engine import WON
 
-from .events import Standing
+from .events import RacerFinished, Standing, WinChecked
 
-if TYPE_CHECKING:
-    from .core import RaceState
+
+class RaceFacts(Protocol):
+    """What the standings read of a race's state (core.RaceState has it): a protocol, so this module,
+    which owns the ranking, imports nothing of the race decider that uses it."""
+
+    @property
+    def seated(self) -> tuple[str, ...]: ...
+    @property
+    def games(self) -> Mapping[str, str]: ...
+    @property
+    def finishes(self) -> Mapping[str, RacerFinished]: ...
+    @property
+    def checks(self) -> Mapping[str, WinChecked]: ...
+    @property
+    def over(self) -> bool: ...
 
 TIMED_OUT = "timed_out"  # still playing when the time limit ended the race
 REJECTED = "rejected"  # won, says the game; the replay validator refused the log
@@ -31,7 +45,7 @@ def ranking_key(result: str, time_ms: int | None, moves: int) -> tuple[int, int,
     return ({TIMED_OUT: 2, REJECTED: 3}.get(result, 1), 0, 0)
 
 
-def result_of(state: RaceState, player: str) -> tuple[str, int, int | None]:
+def result_of(state: RaceFacts, player: str) -> tuple[str, int, int | None]:
     """A racer's (result, moves, time_ms) as the race's log says it now."""
     finished = state.finishes.get(player)
     if finished is None:
@@ -42,7 +56,7 @@ def result_of(state: RaceState, player: str) -> tuple[str, int, int | None]:
     return finished.result, finished.moves, finished.time_ms
 
 
-def standings(state: RaceState) -> list[Standing]:
+def standings(state: RaceFacts) -> list[Standing]:
     """Every racer of the race's games, in place order (seat order among equals)."""
     rows = []
     for seat, player in enumerate(p for p in state.seated if p in state.games):
