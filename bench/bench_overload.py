@@ -64,7 +64,7 @@ async def open_one(ws_url: str, game_id: str, ticket: str, timeout: float) -> tu
             await asyncio.wait_for(conn.recv(), 0.2)  # a refused ticket is followed by the close
         except ConnectionClosed:
             return UNAVAILABLE, None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass  # the socket stays open: a c2s.sync will bring the snapshot
         return UNAVAILABLE, conn
     await conn.close()

@@ -21,7 +21,6 @@ import json
 import random
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import httpx
@@ -88,7 +87,7 @@ class Run:
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(sock.recv(), 0.5)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue
                 arrived = time.perf_counter()
                 frame = json.loads(text)

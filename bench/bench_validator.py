@@ -11,7 +11,6 @@ submission time. Nothing here asserts anything about time.
 from __future__ import annotations
 
 import asyncio
-import statistics
 import sys
 import tempfile
 import time
@@ -29,7 +28,6 @@ from services.store.keys import log_key
 from services.validator.queue import Submission, ValidatorQueue
 from services.validator.worker import ValidatorWorker
 
-import msgspec
 
 
 async def won_log(client, game: str, variant: dict, player: str) -> tuple[list, int, int]:

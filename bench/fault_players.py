@@ -107,7 +107,7 @@ class Session:
                         return status
             # InvalidHandshake: refused (InvalidStatus), or no valid answer to the upgrade at all
             # (InvalidMessage: the gateway died mid-handshake, as kill -9 leaves it).
-            except (ConnectionClosed, InvalidHandshake, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, ConnectionClosed, InvalidHandshake, OSError) as exc:
                 self.failover(f"socket: {type(exc).__name__}")
                 await asyncio.sleep(RETRY_S)
                 continue

@@ -91,7 +91,7 @@ def published_in(answer: HubAnswer | DayAnswer, source: str) -> dict[str, Publis
 
 
 def when(ms: int) -> str:
-    return dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def ahead(ms: int) -> str:

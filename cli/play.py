@@ -18,7 +18,8 @@ import os
 import random
 import sys
 import uuid
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
+from collections.abc import Callable
 
 import engine
 

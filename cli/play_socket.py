@@ -13,7 +13,8 @@ import json
 import sys
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 

@@ -118,4 +118,4 @@ async def _decide(desk: Any, action: str, challenge: str, player: str, note: str
 
 
 def _today(now_ms: int) -> dt.date:
-    return dt.datetime.fromtimestamp(now_ms / 1000, tz=dt.timezone.utc).date()
+    return dt.datetime.fromtimestamp(now_ms / 1000, tz=dt.UTC).date()

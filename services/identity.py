@@ -15,7 +15,7 @@ import os
 import secrets
 import time
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import jwt
 from msgspec import Struct

@@ -218,5 +218,5 @@ class Archiver:
             metrics.backoff(self.pause_s)
             try:
                 await asyncio.wait_for(stop.wait(), wait)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

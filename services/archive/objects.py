@@ -86,7 +86,7 @@ class ObstoreObjects:
             return await asyncio.wait_for(pending, self.timeout_s)
         except FileNotFoundError as exc:  # obstore's NotFoundError is one
             return ObjectFault(MISSING, f"no archived object {key!r}: {_first_line(exc)}")
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return ObjectFault(UNREACHABLE, f"the archive at {self.url} did not answer within {self.timeout_s:g} s")
         except Exception as exc:  # noqa: BLE001  obstore's errors (connection, auth, 5xx) all mean: not now
             return ObjectFault(UNREACHABLE, f"the archive at {self.url} failed on {key!r}: {_first_line(exc)}")

@@ -9,7 +9,8 @@ a time, and converted to today's struct. Golden stored bytes in tests/golden/ent
 
 from __future__ import annotations
 
-from typing import Any, Callable, Union
+from typing import Any, Union
+from collections.abc import Callable
 
 import msgspec
 

@@ -111,5 +111,5 @@ class Retention:
                 log.warning("retention: redis unavailable, retrying later: %s", exc)
             try:
                 await asyncio.wait_for(stop.wait(), every_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

@@ -30,7 +30,7 @@ def challenge_opens_ms(challenge_key: str) -> int | None:
         day = dt.date.fromisoformat(challenge_key.split("/", 1)[0])
     except ValueError:
         return None
-    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000)
 
 
 def challenge_reveal_ms(challenge_key: str) -> int | None:

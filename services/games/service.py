@@ -21,14 +21,14 @@ is in showing.py, and whom it tells about results and moves in hooks.py.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import msgspec
 
 import engine
-from engine import IN_PROGRESS, LOST, AnyIntent, RuleError
+from engine import IN_PROGRESS, AnyIntent, RuleError
 from engine.intents import ResignIntent
-from engine.state import FINISHED
 
 from . import codec
 from .appender import Appender
@@ -100,7 +100,7 @@ class GameService(Showing):
         seed: int | None = None,
         *,
         kind: Kind | None = None,
-        links: GameLinks = GameLinks(),
+        links: GameLinks = GameLinks(),  # noqa: B008  a frozen Struct: one shared empty value is safe
         ranked: bool = False,
         chosen_deal: bool | None = None,
         game_id: str | None = None,

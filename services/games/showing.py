@@ -6,7 +6,8 @@ live game the service loads (`load`, `refresh`, `rebuild`) and log the first loo
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import engine
 from engine import IN_PROGRESS, RuleError

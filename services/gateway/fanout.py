@@ -71,7 +71,7 @@ class Fanout:
             confirmed = self._send_subscribe(channel)
         try:
             await asyncio.wait_for(asyncio.shield(confirmed), self.confirm_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise NotSubscribed(f"redis did not confirm the subscription to {channel} in time") from None
 
     def unwatch(self, channel: str, sink: UpdateSink) -> None:

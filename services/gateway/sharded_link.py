@@ -136,7 +136,7 @@ class ShardedPubSubLink:
         failure is raised here once (its channels are being subscribed again elsewhere meanwhile)."""
         try:
             item = await asyncio.wait_for(self.received.get(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
         if isinstance(item, BaseException):
             raise item

@@ -38,7 +38,7 @@ class WaitingRedisCluster(RedisCluster):
             return
         try:
             await asyncio.wait_for(self.turns.acquire(), self.pool_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise RedisConnectionError("No connection available.") from None
         holding = _holding.set(True)
         try:

@@ -83,7 +83,7 @@ def day_key(secret: bytes, date: str, game: str, variant_text: str, label: str =
 def seed_from_day_key(key: bytes, counter: int) -> int:
     if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
         raise ValueError(f"counter must be a whole number of at least 0, not {counter!r}")
-    digest = hmac.new(key, f"{SEED_LABEL}/{counter}".encode("utf-8"), hashlib.sha256).digest()
+    digest = hmac.new(key, f"{SEED_LABEL}/{counter}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big")
 
 

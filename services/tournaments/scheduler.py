@@ -81,5 +81,5 @@ class DailyScheduler:
                 log.exception("daily scheduler: a round failed")
             try:
                 await asyncio.wait_for(stop.wait(), self.every_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

@@ -114,5 +114,5 @@ class ValidatorWorker:
 async def _sleep_or_stop(stop: asyncio.Event, seconds: float) -> None:
     try:
         await asyncio.wait_for(stop.wait(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass

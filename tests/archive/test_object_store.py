@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time
 
-import pytest
 
 from services.archive.objects import MISSING, UNREACHABLE, ObjectFault, default_archive_url, open_objects
 

@@ -33,7 +33,7 @@ from .daily import (
 pytestmark = pytest.mark.browser
 
 DAY = dt.date(2033, 5, 2)
-OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 KEY = f"{DAY.isoformat()}/wish/mode=standard"
 PATH = "/api/dailies/" + "/".join(quote(part, safe="") for part in KEY.split("/"))  # as api.js sends it

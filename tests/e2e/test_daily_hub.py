@@ -30,7 +30,7 @@ from .daily import (
 pytestmark = pytest.mark.browser
 
 DAY = dt.date(2033, 3, 14)
-OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 KEY = f"{DAY.isoformat()}/wish/mode=standard"
 PASSWORD = "correct horse battery"

@@ -25,7 +25,7 @@ from .daily import daily_server, get_json, screenshots, unique_name, wait_for
 pytestmark = pytest.mark.browser
 
 DAY = dt.date(2033, 4, 21)
-OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 KEY = f"{DAY.isoformat()}/wish/mode=standard"
 

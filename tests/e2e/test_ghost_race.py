@@ -25,7 +25,7 @@ from .daily import Clock, challenge_of, daily_server, get_json, screenshots, see
 pytestmark = pytest.mark.browser
 
 DAY = dt.date(2035, 2, 3)
-OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 KEY = f"{DAY.isoformat()}/wish/mode=standard"
 GHOST_PAUSE_S = 0.3  # between the ghost's moves: its game lasts a few seconds of the race

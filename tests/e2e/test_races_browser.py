@@ -129,7 +129,9 @@ def test_three_guests_race_the_wish_to_the_results_and_a_spectator_sees_no_card(
         guest.page.wait_for_function("document.querySelectorAll('.race-seats .seat[data-player]').length === 3")
     assert spectator.page.locator("[data-lobby=ready]").is_hidden()
     # Racers by name: an account's name, a guest's short form; "You" on one's own page.
-    name_on = lambda guest, page: page.locator(f".race-seats .seat[data-player='{guest.player_id}'] .racer-name")
+    def name_on(guest, page):
+        return page.locator(f".race-seats .seat[data-player='{guest.player_id}'] .racer-name")
+
     spectator.page.wait_for_function(
         "(id) => document.querySelector(`.race-seats .seat[data-player='${id}'] .racer-name`)?.textContent !== ''"
         " && !document.querySelector(`.race-seats .seat[data-player='${id}'] .racer-name`).textContent.startsWith('Player')",

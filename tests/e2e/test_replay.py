@@ -109,7 +109,7 @@ def test_a_won_wish_steps_scrubs_and_plays_at_4x_to_the_end(page, won):
 
 def test_the_move_list_shows_each_moves_server_time_and_the_review(page, won, arena):
     game_id, _, line = won
-    data = open_replay(page, game_id)
+    open_replay(page, game_id)
     file = httpx.get(f"{arena.url}/api/games/{game_id}/replay").raise_for_status().json()
     shown = next(e["entry"]["at_ms"] for e in file["entries"] if e["entry"]["type"] == "game_shown")
     moved = [e["at_ms"] for e in file["entries"] if e["entry"]["type"] == "pair_removed"]

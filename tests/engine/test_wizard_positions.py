@@ -5,7 +5,8 @@ Imported by the other test_wizard_* modules; the tests at the end pin what the b
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import engine
 from engine.cards import WIZARD_SUITS, Card, wizard_deck

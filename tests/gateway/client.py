@@ -16,7 +16,6 @@ import msgspec
 from websockets.sync.client import ClientConnection, connect
 
 import engine
-from engine.state import FINISHED
 from services.games.record import read_log, start_state
 from services.store.envelope import ENTRY_FIELD, decode_event, log_key
 

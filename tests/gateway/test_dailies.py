@@ -26,7 +26,7 @@ from tests.gateway.test_two_processes import ServeProcess
 pytestmark = pytest.mark.integration
 
 DAY = dt.date(2032, 5, 6)  # a day of this test's own on the session's shared Redis
-OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 WISH = f"{DAY.isoformat()}/wish/mode=standard"
 TOURNAMENT_SECRET = "a tournament secret for the daily test"

@@ -40,7 +40,7 @@ WISH, PAIRS = ("wish", "mode=standard"), ("patient-pairs", "piles=13")
 
 
 def opens(day: dt.date) -> int:
-    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000)
 
 
 def key_of(day: dt.date, game: tuple[str, str]) -> str:

@@ -30,7 +30,7 @@ from tests.gateway.test_two_processes import ServeProcess
 pytestmark = pytest.mark.integration
 
 DAY = dt.date(2036, 9, 17)  # a day of this test's own
-OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 KEY = f"{DAY.isoformat()}/wish/mode=standard"
 PATH = f"/api/dailies/{KEY}"

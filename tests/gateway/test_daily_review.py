@@ -28,7 +28,7 @@ from tests.gateway.test_two_processes import ServeProcess
 pytestmark = pytest.mark.integration
 
 DAY = dt.date(2032, 7, 14)  # this test's own day on the session's shared Redis
-OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 WISH = f"{DAY.isoformat()}/wish/mode=standard"
 SCRIPT = [180, 166, 161, 170, 163, 168, 159, 167, 164, 171, 160, 166, 162, 169, 165, 157]  # 2,648 ms

@@ -27,7 +27,7 @@ from tests.races.client import card_keys_in
 pytestmark = pytest.mark.integration
 
 DAY = dt.date(2034, 7, 9)  # a day of this test's own on the session's shared Redis
-OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(DAY.year, DAY.month, DAY.day, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 KEY = f"{DAY.isoformat()}/wish/mode=standard"
 PATH = f"/api/dailies/{KEY}"

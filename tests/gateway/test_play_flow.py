@@ -119,7 +119,7 @@ def test_play_again_over_http_deals_the_same_deal_as_practice(alice, bob, http):
 
 async def test_play_again_is_refused_for_a_daily_still_open(gateway, redis_client, alice, http):
     service = GameService(EventStore(redis_client), redis_client)  # the gateway's own store and keys
-    today = dt.datetime.now(dt.timezone.utc).date().isoformat()
+    today = dt.datetime.now(dt.UTC).date().isoformat()
     daily = await service.create_game(alice.player_id, "wish", None, IN_PLAY_WISH, kind="daily",
                                       links=GameLinks(challenge=f"{today}/wish/mode=standard"))
     await service.open_for(daily.id, alice.player_id)

@@ -118,7 +118,7 @@ def test_a_missing_game_has_no_views(http):
 async def revealed_challenge(redis_client, service: GameService, day: dt.date) -> str:
     """A Wish daily of `day` prepared the evening before and revealed after its grace, by a tournament
     service of its own on the gateway's Redis (the gateway learns the reveal from the stream)."""
-    now = [int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp() * 1000) - 3600_000]
+    now = [int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000) - 3600_000]
     tournaments = TournamentService(redis_client, service, secret=b"replay views tournament secret 0123",
                                     clock=lambda: now[0], daily_games=("wish",))
     [ref] = [r for r in tournaments.challenges_of(day) if r.key.endswith("/wish/mode=standard")]
@@ -130,7 +130,7 @@ async def revealed_challenge(redis_client, service: GameService, day: dt.date) -
 
 async def test_a_daily_before_its_reveal_serves_no_card_to_anyone(gateway, redis_client):
     service = GameService(EventStore(redis_client), redis_client)  # the gateway's own store and keys
-    today = dt.datetime.now(dt.timezone.utc).date().isoformat()
+    today = dt.datetime.now(dt.UTC).date().isoformat()
     revealed_key = await revealed_challenge(redis_client, service, dt.date(2020, 1, 1))
     games = {}
     # Today's (open), a past day's never revealed (its scheduler away: the deal stays secret), a revealed one.

@@ -8,7 +8,6 @@ import pytest
 import engine
 from services.races.deal import choose_deal, commitment, verify_commitment
 from services.races.progress import progress_of
-from tests.strategies import forward_moves
 
 
 @pytest.mark.parametrize("game,variant", [("wish", {"mode": "standard"}), ("spider", {"suits": 1}), ("wizard", None)])

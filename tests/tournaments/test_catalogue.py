@@ -48,7 +48,7 @@ def test_wading_pool_and_other_variants_are_not_dailies():
 
 def test_hours_are_utc_midnight_to_midnight_plus_grace():
     ref = parse_challenge_key("2026-12-01/spider/suits=2")
-    opens = int(dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc).timestamp() * 1000)
+    opens = int(dt.datetime(2026, 12, 1, tzinfo=dt.UTC).timestamp() * 1000)
     assert (ref.opens_at_ms, ref.closes_at_ms, ref.final_at_ms) == (opens, opens + DAY_MS, opens + DAY_MS + GRACE_MS)
     assert utc_date_of(ref.opens_at_ms) == "2026-12-01" and utc_date_of(ref.closes_at_ms - 1) == "2026-12-01"
     assert utc_date_of(ref.closes_at_ms) == "2026-12-02"

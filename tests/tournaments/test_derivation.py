@@ -22,7 +22,7 @@ from services.tournaments.derivation import (
     verify_commitment,
 )
 from services.tournaments.winnable import (
-    DAILY_BUDGETS, EXACT_SOLVER, NOT_LOST_AT_DEAL, WinnabilityCheck, check_for, register_check,
+    DAILY_BUDGETS, EXACT_SOLVER, WinnabilityCheck, check_for, register_check,
 )
 
 SECRET = b"0123456789abcdef-test-secret"

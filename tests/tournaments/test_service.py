@@ -6,7 +6,6 @@ import datetime as dt
 
 import pytest
 
-import engine
 from engine.solver import solve
 from services.games.service import AllResults, GameService
 from services.store import EventStore
@@ -22,7 +21,7 @@ from tests.services.conftest import Clock
 pytestmark = pytest.mark.integration
 
 DAY = dt.date(2031, 3, 4)  # far from other tests' days: a shared Redis keeps their challenges
-OPENS = int(dt.datetime(2031, 3, 4, tzinfo=dt.timezone.utc).timestamp() * 1000)
+OPENS = int(dt.datetime(2031, 3, 4, tzinfo=dt.UTC).timestamp() * 1000)
 HOUR = 3600 * 1000
 
 
