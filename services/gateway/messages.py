@@ -24,17 +24,17 @@ class C2S(Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
     """Base of every client frame."""
 
 
-class MoveC2S(C2S, tag="c2s.move"):
+class MoveC2S(C2S, tag="c2s.move", frozen=True):
     move_id: MoveId
     version: Version
     move: AnyIntent
 
 
-class SyncC2S(C2S, tag="c2s.sync"):
+class SyncC2S(C2S, tag="c2s.sync", frozen=True):
     version: Version
 
 
-class PingC2S(C2S, tag="c2s.ping"):
+class PingC2S(C2S, tag="c2s.ping", frozen=True):
     pass
 
 
@@ -45,20 +45,20 @@ class S2C(Struct, frozen=True, tag_field="type"):
     """Base of every server frame."""
 
 
-class SnapshotS2C(S2C, tag="s2c.snapshot"):
+class SnapshotS2C(S2C, tag="s2c.snapshot", frozen=True):
     """On connect and after every c2s.sync: the game now, and whether this socket plays or watches."""
 
     role: str  # player | spectator
     snapshot: Snapshot  # the game service's, as it is: version, view, time, and the deal once ended
 
 
-class UpdateS2C(S2C, tag="s2c.update"):
+class UpdateS2C(S2C, tag="s2c.update", frozen=True):
     """After every accepted move, to every socket of the game but the mover's (its acceptance carries it)."""
 
     snapshot: Snapshot
 
 
-class AcceptedS2C(S2C, tag="s2c.accepted"):
+class AcceptedS2C(S2C, tag="s2c.accepted", frozen=True):
     """The move is stored. `snapshot` is the game after it, for the socket that sent the move: one frame
     per move instead of an acceptance and an update. None when this socket has shown that version already
     (a retry of a move it showed)."""
@@ -68,23 +68,23 @@ class AcceptedS2C(S2C, tag="s2c.accepted"):
     snapshot: Snapshot | None = None
 
 
-class RejectedS2C(S2C, tag="s2c.rejected"):
+class RejectedS2C(S2C, tag="s2c.rejected", frozen=True):
     move_id: str
     version: int
     code: str
     message: str
 
 
-class ErrorS2C(S2C, tag="s2c.error"):
+class ErrorS2C(S2C, tag="s2c.error", frozen=True):
     code: str
     message: str
 
 
-class PongS2C(S2C, tag="s2c.pong"):
+class PongS2C(S2C, tag="s2c.pong", frozen=True):
     pass
 
 
-class BoardS2C(S2C, tag="s2c.board"):
+class BoardS2C(S2C, tag="s2c.board", frozen=True):
     """A daily challenge's leaderboard changed (an attempt started or ended, a win verified or removed,
     the board made final): its counts at `version`; read the page again over HTTP."""
 

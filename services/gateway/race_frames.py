@@ -17,7 +17,7 @@ from .game_socket import published
 from .messages import S2C, ErrorS2C, PongS2C, encode_s2c
 
 
-class RaceSnapshotS2C(S2C, tag="s2c.race_snapshot"):
+class RaceSnapshotS2C(S2C, tag="s2c.race_snapshot", frozen=True):
     """The first frame: who you are in this race and the race as it is (then s2c.race_progress per racer)."""
 
     race_id: str
@@ -27,7 +27,7 @@ class RaceSnapshotS2C(S2C, tag="s2c.race_snapshot"):
     now_ms: int  # the server's clock as it sent this: a client counts start_at_ms and deadline_ms down by it
 
 
-class RaceS2C(S2C, tag="s2c.race"):
+class RaceS2C(S2C, tag="s2c.race", frozen=True):
     """The race changed: its whole public view at the race log's version."""
 
     race_id: str
@@ -35,7 +35,7 @@ class RaceS2C(S2C, tag="s2c.race"):
     race: RaceView
 
 
-class RaceProgressS2C(S2C, tag="s2c.race_progress"):
+class RaceProgressS2C(S2C, tag="s2c.race_progress", frozen=True):
     """One racer's progress at their game's version: counts and a status, never a card."""
 
     race_id: str

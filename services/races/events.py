@@ -37,7 +37,7 @@ class SealedDeal(Struct, frozen=True):
     salt: str
 
 
-class RaceCreated(RaceEvent, tag="race_created"):
+class RaceCreated(RaceEvent, tag="race_created", frozen=True):
     race_id: str
     host: str
     game: str
@@ -53,44 +53,44 @@ class RaceCreated(RaceEvent, tag="race_created"):
     rematch_of: str | None = None
 
 
-class RacerJoined(RaceEvent, tag="racer_joined"):
+class RacerJoined(RaceEvent, tag="racer_joined", frozen=True):
     player: str
     at_ms: int
 
 
-class RacerLeft(RaceEvent, tag="racer_left"):
+class RacerLeft(RaceEvent, tag="racer_left", frozen=True):
     player: str
     at_ms: int
 
 
-class RacerReady(RaceEvent, tag="racer_ready"):
+class RacerReady(RaceEvent, tag="racer_ready", frozen=True):
     player: str
     ready: bool
     at_ms: int
 
 
-class CountdownStarted(RaceEvent, tag="countdown_started"):
+class CountdownStarted(RaceEvent, tag="countdown_started", frozen=True):
     start_at_ms: int  # the absolute start signal: every racer's clock starts here
     by: str  # the host's id when the host started it, "all_ready" when the last seat got ready
     at_ms: int
 
 
-class GamesDealt(RaceEvent, tag="games_dealt"):
+class GamesDealt(RaceEvent, tag="games_dealt", frozen=True):
     games: dict[str, str]  # player -> game id, one game of the race's deal per racer
     at_ms: int
 
 
-class RaceStarted(RaceEvent, tag="race_started"):
+class RaceStarted(RaceEvent, tag="race_started", frozen=True):
     at_ms: int  # the start signal (CountdownStarted.start_at_ms), not the moment a process noticed
 
 
-class RacerPresence(RaceEvent, tag="racer_presence"):
+class RacerPresence(RaceEvent, tag="racer_presence", frozen=True):
     player: str
     connected: bool  # the racer's last race socket closed (False), or one opened again (True)
     at_ms: int
 
 
-class RacerFinished(RaceEvent, tag="racer_finished"):
+class RacerFinished(RaceEvent, tag="racer_finished", frozen=True):
     player: str
     game_id: str
     result: str  # won, lost or abandoned, as the game ended
@@ -99,12 +99,12 @@ class RacerFinished(RaceEvent, tag="racer_finished"):
     at_ms: int
 
 
-class RaceEnded(RaceEvent, tag="race_ended"):
+class RaceEnded(RaceEvent, tag="race_ended", frozen=True):
     reason: EndReason
     at_ms: int  # for the time limit: start + limit, not the moment a process noticed
 
 
-class WinChecked(RaceEvent, tag="win_checked"):
+class WinChecked(RaceEvent, tag="win_checked", frozen=True):
     player: str
     outcome: Outcome  # the replay validator's verdict on the racer's win
     reason: str  # the validator's reason code when rejected, "" when verified
@@ -119,12 +119,12 @@ class Standing(Struct, frozen=True):
     time_ms: int | None
 
 
-class ResultsFinal(RaceEvent, tag="results_final"):
+class ResultsFinal(RaceEvent, tag="results_final", frozen=True):
     standings: list[Standing]  # in place order: what ratings are computed from
     at_ms: int
 
 
-class RematchCreated(RaceEvent, tag="rematch_created"):
+class RematchCreated(RaceEvent, tag="rematch_created", frozen=True):
     race_id: str  # the new race, the same seats and a new deal
     by: str
     at_ms: int

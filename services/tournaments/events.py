@@ -38,7 +38,7 @@ class SealedDeal(Struct, frozen=True):
     day_key: str
 
 
-class ChallengePrepared(ChallengeEvent, tag="challenge_prepared", omit_defaults=True):
+class ChallengePrepared(ChallengeEvent, tag="challenge_prepared", omit_defaults=True, frozen=True):
     challenge: str  # the key, e.g. 2026-12-01/spider/suits=2
     date: str
     game: str
@@ -55,11 +55,11 @@ class ChallengePrepared(ChallengeEvent, tag="challenge_prepared", omit_defaults=
     guest_seed: int | None = None
 
 
-class ChallengeClosed(ChallengeEvent, tag="challenge_closed"):
+class ChallengeClosed(ChallengeEvent, tag="challenge_closed", frozen=True):
     closed_at_ms: int  # the official close (opens + 24 h), not the moment a process noticed
 
 
-class SeedRevealed(ChallengeEvent, tag="seed_revealed"):
+class SeedRevealed(ChallengeEvent, tag="seed_revealed", frozen=True):
     seed: int
     salt: str
     counter: int
@@ -67,7 +67,7 @@ class SeedRevealed(ChallengeEvent, tag="seed_revealed"):
     revealed_at_ms: int
 
 
-class AttemptStarted(ChallengeEvent, tag="attempt_started", omit_defaults=True):
+class AttemptStarted(ChallengeEvent, tag="attempt_started", omit_defaults=True, frozen=True):
     """The attempt claimed: written before its game exists (the game is then created under
     `game_id`, idempotently), so two first requests race for this stream's version 0, not for games."""
 
@@ -86,7 +86,7 @@ class AttemptStarted(ChallengeEvent, tag="attempt_started", omit_defaults=True):
         return not self.ranked and self.unranked != ""
 
 
-class AttemptFinished(ChallengeEvent, tag="attempt_finished"):
+class AttemptFinished(ChallengeEvent, tag="attempt_finished", frozen=True):
     player: str
     result: str  # won, lost or abandoned
     moves: int
@@ -95,18 +95,18 @@ class AttemptFinished(ChallengeEvent, tag="attempt_finished"):
     ended_by: str = "game"  # "game" (won, lost or resigned), or "grace": still running at the end of the grace
 
 
-class EntryVerified(ChallengeEvent, tag="entry_verified"):
+class EntryVerified(ChallengeEvent, tag="entry_verified", frozen=True):
     player: str
     verified_at_ms: int
 
 
-class EntryRejected(ChallengeEvent, tag="entry_rejected"):
+class EntryRejected(ChallengeEvent, tag="entry_rejected", frozen=True):
     player: str
     reason: str
     rejected_at_ms: int
 
 
-class ReviewFlagged(ChallengeEvent, tag="review_flagged"):
+class ReviewFlagged(ChallengeEvent, tag="review_flagged", frozen=True):
     """The human-speed review's reasons on a verified win (services/validator/review.py codes), appended
     with its EntryVerified: the win keeps its place, marked `review` until an operator clears it."""
 
@@ -115,7 +115,7 @@ class ReviewFlagged(ChallengeEvent, tag="review_flagged"):
     flagged_at_ms: int
 
 
-class ReviewCleared(ChallengeEvent, tag="review_cleared"):
+class ReviewCleared(ChallengeEvent, tag="review_cleared", frozen=True):
     """An operator looked at a flagged win and let it stand (`arena review clear`): the mark goes."""
 
     player: str
