@@ -6,7 +6,7 @@ live game the service loads (`load`, `refresh`, `rebuild`) and log the first loo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 import engine
@@ -28,6 +28,13 @@ class Showing:
     clock: Callable[[], int]
     live: LiveGames
     secrecy: DealSecrecy
+
+    if TYPE_CHECKING:  # provided by GameService (it reads the logs); declared for the checker only
+        async def load(self, game_id: str) -> LiveGame | None: ...
+
+        async def refresh(self, game_id: str) -> LiveGame | None: ...
+
+        async def rebuild(self, game_id: str, *, verify: bool = False) -> LiveGame | None: ...
 
     async def open_for(self, game_id: str, viewer_id: str) -> tuple[Snapshot, bool] | Refusal | None:
         """The snapshot a socket gets on connect, and whether the viewer is the player; a Refusal when

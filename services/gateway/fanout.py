@@ -26,6 +26,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutErr
 
 from .local_sockets import LocalSockets, UpdateSink
 from .overload import UNAVAILABLE_ERRORS, warnings
+
+# While the connection comes back (see _read_forever): the link's own errors, and redis-py's half-made states.
+_LINK_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE_ERRORS, RuntimeError)
+_READ_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE_ERRORS, RuntimeError, AttributeError)
 from .pubsub_link import MESSAGE, SUBSCRIBED, Link
 
 __all__ = ["Fanout", "LocalSockets", "NotSubscribed", "UpdateSink"]
@@ -130,7 +134,7 @@ class Fanout:
                 continue  # (an empty UNSUBSCRIBE would leave every channel)
             try:
                 await self.link.unsubscribe(gone)
-            except (*UNAVAILABLE_ERRORS, RuntimeError) as exc:
+            except _LINK_ERRORS as exc:
                 # A lost connection (or one being restored): try again a little later, until it is back.
                 warnings.warn("unsubscribing", exc)
                 self._leaving.update(gone)
@@ -145,7 +149,7 @@ class Fanout:
         while True:
             try:
                 received = await self.link.receive(self.read_timeout)
-            except (*UNAVAILABLE_ERRORS, RuntimeError, AttributeError) as exc:
+            except _READ_ERRORS as exc:
                 # RuntimeError, AttributeError: while the connection comes back, redis-py's reconnect (started
                 # by a SUBSCRIBE) may read it at the same time as this loop, or find it half made. The one
                 # reader must not die of it: it is the connection not back yet.

@@ -32,6 +32,8 @@ from .frame_admission import FrameAdmission
 from .game_socket import CLOSE_NOT_FOUND
 from .messages import ErrorS2C, MoveC2S, encode_s2c
 from .overload import UNAVAILABLE_ERRORS, warnings
+
+_CLOSING_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE_ERRORS, asyncio.CancelledError)
 from .player_budget import PlayerBudgets
 from .pushes import VersionedPushes
 from .race_frames import RaceSnapshotS2C, progress_frame
@@ -147,7 +149,7 @@ class RaceSocket:
         if self.present:
             try:
                 await asyncio.shield(self.races.presence(self.race_id, self.viewer_id, False))
-            except (*UNAVAILABLE_ERRORS, asyncio.CancelledError):
+            except _CLOSING_ERRORS:
                 pass  # Redis away: the count stays up; the racer's next socket or the race's end settles it
 
     async def on_frame(self, data: str | bytes) -> None:

@@ -16,6 +16,7 @@ from .commands import (
     StartCountdown, TimeUp,
 )
 from .events import (
+    Outcome,
     AnyRaceEvent, CountdownStarted, GamesDealt, RaceCreated, RaceEnded, RacerFinished, RacerJoined, RacerLeft,
     RacerPresence, RacerReady, RaceStarted, RematchCreated, ResultsFinal, WinChecked,
 )
@@ -203,10 +204,16 @@ def _start(state: RaceState, now_ms: int) -> list[AnyRaceEvent]:
     return [RaceStarted(state.countdown.start_at_ms)]  # type: ignore[union-attr]
 
 
+def _deadline(state: RaceState) -> int:
+    deadline = state.deadline_ms
+    assert deadline is not None, "a started race has its time limit"
+    return deadline
+
+
 def _time_up(state: RaceState, now_ms: int) -> list[AnyRaceEvent]:
-    if state.status != STARTED or now_ms < state.deadline_ms:  # type: ignore[operator]
+    if state.status != STARTED or now_ms < _deadline(state):
         return []
-    return _ending(state, RaceEnded("time_limit", state.deadline_ms), now_ms)  # type: ignore[arg-type]
+    return _ending(state, RaceEnded("time_limit", _deadline(state)), now_ms)
 
 
 def _finish(command: Finish, state: RaceState, now_ms: int) -> list[AnyRaceEvent] | RaceError:
@@ -214,8 +221,8 @@ def _finish(command: Finish, state: RaceState, now_ms: int) -> list[AnyRaceEvent
         return []  # not a game of this race in play: nothing to count
     if command.player in state.finishes:
         return []
-    if command.at_ms >= state.deadline_ms:  # type: ignore[operator]  # ended after the limit: it does not count
-        return _time_up(state, max(now_ms, state.deadline_ms))  # type: ignore[arg-type]
+    if command.at_ms >= _deadline(state):  # ended after the limit: it does not count
+        return _time_up(state, max(now_ms, _deadline(state)))
     finished = RacerFinished(
         command.player, command.game_id, command.result, command.moves, command.time_ms, command.at_ms
     )
@@ -232,7 +239,7 @@ def _check(command: CheckWin, state: RaceState, now_ms: int) -> list[AnyRaceEven
         return []
     if command.player in state.checks:
         return []
-    outcome = "verified" if command.verified else "rejected"
+    outcome: Outcome = "verified" if command.verified else "rejected"
     checked = WinChecked(command.player, outcome, "" if command.verified else command.reason, now_ms)
     after = evolve(state, checked)
     return [checked, *_finalizing(after, now_ms)]

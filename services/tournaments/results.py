@@ -36,11 +36,12 @@ class AttemptResults:
     clock: Callable[[], int]
     board_changed: Callable[[str, int], Awaitable[None]] | None
 
-    async def challenge(self, key: str) -> ch.ChallengeState: ...  # the service's (it reads the stream)
+    if TYPE_CHECKING:  # provided by TournamentService; declared for the checker only, so none shadows it
+        async def challenge(self, key: str) -> ch.ChallengeState: ...  # the service's (it reads the stream)
 
-    async def _attempt(self, key: str, player_id: str) -> tuple[ch.AttemptState, int]: ...
+        async def _attempt(self, key: str, player_id: str) -> tuple[ch.AttemptState, int]: ...
 
-    async def _append(self, stream: str, version: int, events: list) -> bool: ...
+        async def _append(self, stream: str, version: int, events: list) -> bool: ...
 
     async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
         return None

@@ -13,7 +13,7 @@ operator's review (a flag, never a rejection).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from msgspec import Struct
 
@@ -24,7 +24,8 @@ from ..games.entries import DEAL_VERSION
 from ..games.record import GameLog, start_state
 from .review import MoveStats, ReviewRules, move_stats, review_reasons
 
-VERIFIED, REJECTED = "verified", "rejected"
+VERIFIED: Final = "verified"  # Final: the checker reads each as its Literal, as Verdict.outcome wants
+REJECTED: Final = "rejected"
 
 # Reasons a verdict rejects a log, codes a program can branch on.
 BAD_LOG = "bad_log"
