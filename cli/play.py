@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                 print("This game is marked assisted: a hint was taken in it.", file=out)
         else:
             game = args.game or next(iter(games), None)
-            if game not in games:
+            if game is None or game not in games:
                 raise PlayError(f"unknown game {game!r}; this server offers: {', '.join(games) or 'none'}")
             variant = _variant(args.variant, args.preset, games[game])
             game_id = api.create_game(game, variant, args.seed)["id"]
@@ -143,6 +143,13 @@ class PlaySession:
         self.lost_shown = False
         self.echo = not args.auto and not sys.stdin.isatty()
 
+
+    @property
+    def shown(self) -> dict[str, Any]:
+        """The view last received; read only once the first snapshot came (the loop starts there)."""
+        assert self.view is not None, "no snapshot yet"
+        return self.view
+
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
@@ -185,11 +192,11 @@ class PlaySession:
     def finished(self) -> bool:
         """Won and abandoned games take nothing more. A lost game may still list an undo (if it has one),
         so only --auto stops there; a player is told and may take it or quit."""
-        status = self.view["status"]
+        status = self.shown["status"]
         if status == "in_progress":
             self.lost_shown = False
             return False
-        can_undo = any(move["type"] == "undo" for move in self.view["legal"])
+        can_undo = any(move["type"] == "undo" for move in self.shown["legal"])
         if status == "lost" and can_undo and not self.args.auto and self.role == "player":
             if not self.lost_shown:
                 self.say(self.result() + " Undo is still listed: take it, or quit.")
@@ -200,7 +207,7 @@ class PlaySession:
 
     def result(self) -> str:
         seed = f" Seed {self.seed}." if self.seed is not None else ""
-        return result_line(self.view, self.elapsed_ms) + seed
+        return result_line(self.shown, self.elapsed_ms) + seed
 
     async def play(self) -> int:
         while True:
@@ -211,7 +218,7 @@ class PlaySession:
                 if self.role != "player":
                     raise PlayError("--auto plays only your own games; this one you can only watch")
                 move = self.auto_move()
-                self.say(f"> {move_text(move, self.view, self.style)}")
+                self.say(f"> {move_text(move, self.shown, self.style)}")
                 await asyncio.sleep(self.args.delay)
             else:
                 if self.role == "player" and (drew or not self.link.waiting_for_line):
@@ -224,7 +231,7 @@ class PlaySession:
                     return 0  # end of input: the game stays on the server, resumable
                 if self.echo:
                     self.say(line.rstrip())  # piped input is not echoed: keep the transcript readable
-                command = parse_line(line, self.view["legal"])
+                command = parse_line(line, self.shown["legal"])
                 if command.action == "quit":
                     return 0
                 if command.action == "help":
@@ -241,6 +248,8 @@ class PlaySession:
                     continue
                 if self.role != "player":
                     self.say("  You are watching this game; only its player can move.")
+                    continue
+                if command.move is None:  # a line is a move, an action or an error: nothing else
                     continue
                 move = command.move
             accepted = await self.submit(move)
@@ -265,15 +274,15 @@ class PlaySession:
         elif answer["result"] != "winnable" or move is None:
             self.say("  No hint: the search could not settle this position within its budget.")
         else:
-            legal = self.view["legal"] if answer["version"] == self.version else []
+            legal = self.shown["legal"] if answer["version"] == self.version else []
             number = f"  (move {legal.index(move) + 1} in the list)" if move in legal else ""
-            self.say(f"  Hint: {move_text(move, self.view, self.style)}{number}")
+            self.say(f"  Hint: {move_text(move, self.shown, self.style)}{number}")
         if answer["assisted"]:
             self.say("  This game is marked assisted.")
 
     def auto_move(self) -> dict[str, Any]:
         # Undo and resign are listed too: picked at random, resign would end the game at once.
-        moves = [move for move in self.view["legal"] if move["type"] not in ("undo", "resign")]
+        moves = [move for move in self.shown["legal"] if move["type"] not in ("undo", "resign")]
         if not moves or self.auto_moves >= self.args.max_moves:
             self.say(f"No legal move or --max-moves {self.args.max_moves} reached: resigning.")
             return {"type": "resign"}

@@ -23,7 +23,7 @@ from .play_api import PlayError, Unauthorized
 try:
     from websockets.asyncio.client import connect
 except ImportError:  # websockets < 13 has only the legacy client, with the same calls used here
-    from websockets.client import connect  # type: ignore[no-redef]
+    from websockets.client import connect  # type: ignore[no-redef,attr-defined]  # the legacy module, typed apart
 
 FIRST_FRAME_TIMEOUT = 15.0
 BUSY_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0, 4.0, 4.0, 4.0)  # c2s.sync again after `unavailable`, then give up
@@ -55,7 +55,7 @@ class GameLink:
     ) -> None:
         self.url, self.where, self.absorb, self.version, self.say = url, where, absorb, version, say
         self.reconnect_seconds = reconnect_seconds
-        self.socket = None
+        self.socket: Any = None  # Any: the client's connection class differs between websockets' two clients
         self.pump: asyncio.Task | None = None
         self.generation = 0  # which socket a frame or a drop came from; a new one asks moves again
         self.frames: asyncio.Queue = asyncio.Queue()

@@ -15,9 +15,11 @@ from __future__ import annotations
 import logging
 import re
 import sys
+from collections.abc import MutableMapping
 from typing import Any, TextIO
 
 import structlog
+from structlog.typing import Processor
 from structlog.contextvars import bind_contextvars, bound_contextvars, merge_contextvars
 
 IDS = ("request_id", "game_id", "race_id", "player_id")
@@ -74,11 +76,11 @@ def _scrub(value: Any) -> Any:
     return value
 
 
-def redact(_logger: Any, _method: str, event: dict[str, Any]) -> dict[str, Any]:
+def redact(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     return _scrub(event)
 
 
-def add_ids(_logger: Any, _method: str, event: dict[str, Any]) -> dict[str, Any]:
+def add_ids(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     for key in IDS:
         event.setdefault(key, None)
     return event
@@ -91,7 +93,7 @@ def level_number(level: str) -> int:
     return number
 
 
-SHARED = [
+SHARED: list[Processor] = [
     merge_contextvars,
     structlog.stdlib.add_log_level,
     structlog.stdlib.add_logger_name,

@@ -18,7 +18,7 @@ import time
 from msgspec import Struct
 
 from .identity import Identity, IssuedToken, TokenClaims, TokenRefused
-from .redis.client import AnyRedis
+from .redis.client import AnyRedis, as_text
 from .store.keys import ticket_key, token_generation_key
 
 MAX_TICKET_CHARS = 64
@@ -88,7 +88,7 @@ class Sessions:
         raw = await self.redis.getdel(ticket_key(ticket))
         if raw is None:
             return BAD_TICKET
-        player_id, _, generation = raw.decode().rpartition(" ")
+        player_id, _, generation = as_text(raw).rpartition(" ")
         if int(generation) < await self._generation(player_id):
             return SIGNED_OUT  # signed out between taking the ticket and using it
         return player_id

@@ -23,7 +23,7 @@ import asyncio
 import os
 from datetime import timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import obstore
 from msgspec import Struct
@@ -106,7 +106,7 @@ def open_objects(url: str, *, timeout_s: float = 10.0, retries: int = 2) -> Obst
     credentials from the environment, and may speak plain HTTP when its endpoint is an http:// URL."""
     retry = {"max_retries": retries, "retry_timeout": timedelta(seconds=timeout_s),
              "backoff": {"init_backoff": timedelta(milliseconds=50), "max_backoff": timedelta(seconds=1), "base": 2}}
-    client = {"timeout": timedelta(seconds=timeout_s), "connect_timeout": timedelta(seconds=min(timeout_s, 2.0))}
+    client: dict[str, Any] = {"timeout": timedelta(seconds=timeout_s), "connect_timeout": timedelta(seconds=min(timeout_s, 2.0))}
     if url.startswith("file://"):
         folder = Path(url[len("file://"):])
         folder.mkdir(parents=True, exist_ok=True)
@@ -114,4 +114,5 @@ def open_objects(url: str, *, timeout_s: float = 10.0, retries: int = 2) -> Obst
     if url.startswith(("s3://", "s3a://")):
         endpoint = os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL") or ""
         client["allow_http"] = endpoint.startswith("http://")  # a local MinIO or a test's moto
-    return ObstoreObjects(from_url(url, client_options=client, retry_config=retry), url, timeout_s=timeout_s)
+    store = from_url(url, client_options=client, retry_config=retry)  # type: ignore[call-overload]  # obstore's overloads name each backend's options; this URL's backend is known only at run time
+    return ObstoreObjects(store, url, timeout_s=timeout_s)

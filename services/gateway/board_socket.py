@@ -20,6 +20,7 @@ from .game_socket import published
 from .messages import BoardS2C, ErrorS2C, PingC2S, PongS2C, decode_c2s, encode_s2c
 from .overload import UNAVAILABLE_ERRORS
 from .pushes import VersionedPushes
+from .raw_send import frame_of, text_event
 
 OUTBOX_LIMIT = 64
 
@@ -49,7 +50,7 @@ class BoardSocket(VersionedPushes):
         self.channel = board_channel(challenge)
 
     async def send(self, frame: bytes) -> None:
-        await self.socket.send({"type": "websocket.send", "text": frame.decode()})
+        await self.socket.send(text_event(frame))
 
     async def send_current(self) -> None:
         await self.fanout.ready(self.channel)
@@ -66,7 +67,7 @@ class BoardSocket(VersionedPushes):
                 message = await self.socket.receive()
                 if message["type"] == "websocket.disconnect":
                     return
-                frame = decode_c2s(message.get("text") or message.get("bytes") or b"")
+                frame = decode_c2s(frame_of(message))
                 if isinstance(frame, ErrorS2C):
                     await self.send(encode_s2c(frame))
                 elif isinstance(frame, PingC2S):

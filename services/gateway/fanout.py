@@ -26,11 +26,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutErr
 
 from .local_sockets import LocalSockets, UpdateSink
 from .overload import UNAVAILABLE_ERRORS, warnings
+from .pubsub_link import MESSAGE, SUBSCRIBED, Link
 
 # While the connection comes back (see _read_forever): the link's own errors, and redis-py's half-made states.
 _LINK_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE_ERRORS, RuntimeError)
 _READ_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE_ERRORS, RuntimeError, AttributeError)
-from .pubsub_link import MESSAGE, SUBSCRIBED, Link
 
 __all__ = ["Fanout", "LocalSockets", "NotSubscribed", "UpdateSink"]
 

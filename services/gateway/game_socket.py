@@ -27,7 +27,7 @@ from .messages import (
 )
 from .overload import UNAVAILABLE_ERRORS, warnings
 from .pushes import VersionedPushes
-from .raw_send import text_sender
+from .raw_send import frame_of, text_sender
 from .frame_admission import FrameAdmission
 
 CLOSE_UNAUTHORIZED = 4401
@@ -88,7 +88,7 @@ class GameSocket(VersionedPushes):
                 message = await self.socket.receive()
                 if message["type"] == "websocket.disconnect":
                     return
-                await self.on_frame(message.get("text") or message.get("bytes") or b"")
+                await self.on_frame(frame_of(message))
         finally:
             self.fanout.unwatch(self.channel, self)
             self.stop_pushing()

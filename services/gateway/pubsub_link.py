@@ -18,6 +18,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ..redis.client import as_text
 from ..redis.lean_link import LeanLink
 
 SUBSCRIBED, MESSAGE = "subscribed", "message"
@@ -116,7 +117,7 @@ class PubSubLink:
         lean = await lean_replies(self.lean, None, [["PUBSUB", "NUMSUB", *channels]])
         if lean is not None:
             return counts_of(lean[0])
-        return {name.decode(): count for name, count in await self.redis.pubsub_numsub(*channels)}
+        return {as_text(name): count for name, count in await self.redis.pubsub_numsub(*channels)}
 
     async def publish(self, messages: Sequence[tuple[str, bytes]]) -> list[int]:
         """Publish each (channel, data) in one round trip; how many subscribers got each."""

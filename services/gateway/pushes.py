@@ -35,7 +35,8 @@ class VersionedPushes:
             while self.outbox:
                 await self.send(self.outbox.popleft())
         except Exception:  # noqa: BLE001  the socket closed under us; the receive loop ends the connection
-            self.outbox.clear()
+            if self.outbox is not None:
+                self.outbox.clear()
         finally:
             self.draining = None
 

@@ -32,11 +32,12 @@ from .frame_admission import FrameAdmission
 from .game_socket import CLOSE_NOT_FOUND
 from .messages import ErrorS2C, MoveC2S, encode_s2c
 from .overload import UNAVAILABLE_ERRORS, warnings
-
-_CLOSING_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE_ERRORS, asyncio.CancelledError)
 from .player_budget import PlayerBudgets
 from .pushes import VersionedPushes
+from .raw_send import frame_of, text_event
 from .race_frames import RaceSnapshotS2C, progress_frame
+
+_CLOSING_ERRORS: tuple[type[BaseException], ...] = (*UNAVAILABLE_ERRORS, asyncio.CancelledError)
 
 
 class _Feed(VersionedPushes):
@@ -70,7 +71,7 @@ class RaceSocket:
         self.present = False  # counted in the race's presence (a racer's socket, once its first snapshot went)
 
     async def send(self, frame: bytes) -> None:
-        await self.socket.send({"type": "websocket.send", "text": frame.decode()})
+        await self.socket.send(text_event(frame))
 
     def _watch(self, channel: str, feed: _Feed) -> None:
         self.fanout.watch(channel, feed)
@@ -88,7 +89,7 @@ class RaceSocket:
                 message = await self.socket.receive()
                 if message["type"] == "websocket.disconnect":
                     return
-                await self.on_frame(message.get("text") or message.get("bytes") or b"")
+                await self.on_frame(frame_of(message))
         finally:
             await self._close()
 

@@ -14,14 +14,29 @@ should the app get any, run on both paths (Litestar applies them before this lay
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import cast
 
 from litestar import WebSocket
 from litestar.connection.websocket import DISCONNECT_MESSAGE
 from litestar.exceptions import WebSocketDisconnect
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, Scope, Send, WebSocketSendEvent
 
 RAW_SEND = "arena.raw_send"  # the scope key: the send the app was called with, hooks applied
+
+
+def text_event(frame: bytes) -> WebSocketSendEvent:
+    """A `websocket.send` message of a frame as text (a cast: the ASGI type lists `bytes` too)."""
+    return cast("WebSocketSendEvent", {"type": "websocket.send", "text": frame.decode()})
+
+
+def frame_of(message: Mapping[str, object]) -> str | bytes:
+    """A received `websocket.receive` message's frame: its text, else its bytes (b"" for neither)."""
+    text = message.get("text")
+    if isinstance(text, str) and text:
+        return text
+    data = message.get("bytes")
+    return data if isinstance(data, bytes) else b""
 
 
 def keep_raw_send(handler: ASGIApp) -> ASGIApp:
@@ -42,13 +57,13 @@ def text_sender(socket: WebSocket) -> Callable[[bytes], Awaitable[None]]:
         wrapped = socket.send
 
         async def send_wrapped(frame: bytes) -> None:
-            await wrapped({"type": "websocket.send", "text": frame.decode()})
+            await wrapped(text_event(frame))
 
         return send_wrapped
 
     async def send(frame: bytes) -> None:
         if socket.connection_state == "disconnect":  # what the connection's own wrapper raises
             raise WebSocketDisconnect(detail=DISCONNECT_MESSAGE)
-        await raw({"type": "websocket.send", "text": frame.decode()})
+        await raw(text_event(frame))
 
     return send

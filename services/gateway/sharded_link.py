@@ -29,6 +29,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisClusterException, RedisError
 
+from ..redis.client import as_text
 from ..redis.lean_link import LeanLink
 from .pubsub_link import MESSAGE, SUBSCRIBED, Received, counts_of, lean_replies
 
@@ -156,7 +157,7 @@ class ShardedPubSubLink:
         lean = await lean_replies(self.lean, node, [["PUBSUB", "SHARDNUMSUB", *names]])
         if lean is not None:
             return counts_of(lean[0])
-        return {name.decode(): count for name, count in await self.cluster.pubsub_shardnumsub(*names, target_nodes=node)}
+        return {as_text(name): count for name, count in await self.cluster.pubsub_shardnumsub(*names, target_nodes=node)}
 
     async def publish(self, messages: Sequence[tuple[str, bytes]]) -> list[int]:
         """SPUBLISH each (channel, data), each to its slot's master, in one pipeline; subscribers reached each."""

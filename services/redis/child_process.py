@@ -94,6 +94,7 @@ class TetheredChild:
         watchdog, self.watchdog = self.watchdog, None
         if watchdog is None:
             return
+        assert watchdog.stdin is not None, "the watchdog is started with a pipe on its stdin"
         try:
             watchdog.stdin.write(WATCHDOG_RETIRE)
             watchdog.stdin.close()
@@ -129,6 +130,7 @@ def spawn_tethered(args: list[str], **popen_kwargs: Any) -> TetheredChild:
 
 def _die_with_parent(parent_pid: int) -> Callable[[], None]:
     prctl, kill = _PRCTL, int(signal.SIGKILL)
+    assert prctl is not None, "called only where PDEATHSIG_AVAILABLE"
 
     def in_the_child() -> None:  # runs between fork and exec: no locks, no imports
         prctl(PR_SET_PDEATHSIG, kill, 0, 0, 0)

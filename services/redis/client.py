@@ -28,6 +28,18 @@ CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
 AnyRedis = aioredis.Redis | aioredis.RedisCluster
+
+
+def as_text(reply: bytes | str) -> str:
+    """A reply as text: our clients answer bytes, but redis-py's types say bytes or str."""
+    return reply.decode() if isinstance(reply, bytes) else reply
+
+
+def as_bytes(reply: bytes | str) -> bytes:
+    """A reply as bytes (msgspec decodes bytes): our clients answer bytes, but redis-py's types say either."""
+    return reply if isinstance(reply, bytes) else reply.encode()
+
+
 POOL_SIZE = 100  # redis-py's own default cap; services/settings.py carries the configured one
 POOL_TIMEOUT = 5.0
 

@@ -18,6 +18,7 @@ import fcntl
 import logging
 import os
 from pathlib import Path
+from typing import TextIO
 
 import psutil
 
@@ -37,7 +38,7 @@ class FolderLock:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.path = folder / LOCK_NAME
-        self._file = None
+        self._file: TextIO | None = None
 
     @property
     def held(self) -> bool:
@@ -74,7 +75,7 @@ def stop_leftovers(
     """Stop every redis-server still running on `folder` (the caller holds its lock); their pids."""
     leftovers = [proc for proc in _candidates(folder, names) if _runs_on(proc, folder, names)]
     for proc in leftovers:
-        if _parent_is(proc, previous_owner):
+        if previous_owner is not None and _parent_is(proc, previous_owner):
             raise RedisFolderInUse(
                 f"{folder}: its redis-server (pid {proc.pid}) is still run by pid {previous_owner[0]}, "
                 f"though {LOCK_NAME} was free (was it deleted?): stop that server first"

@@ -26,7 +26,7 @@ from msgspec import Struct
 
 from engine.errors import RuleError, rule_error
 from services.identity import PLAYER_PREFIX
-from services.redis.client import AnyRedis
+from services.redis.client import AnyRedis, as_text
 from services.store.keys import account_key, account_name_key
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,19}")
@@ -125,7 +125,7 @@ class AccountStore:
         if name_problem(name) or not isinstance(password, str):
             return rule_error(UNKNOWN_NAME, f"no account is named {name!r}")
         player_id = await self.client.get(account_name_key(fold_name(name)))
-        record = None if player_id is None else await self._record(player_id.decode())
+        record = None if player_id is None else await self._record(as_text(player_id))
         if record is None:
             return rule_error(UNKNOWN_NAME, f"no account is named {name!r}")
         account, hashed = record
@@ -146,4 +146,4 @@ class AccountStore:
         name, hashed, created = await self.client.hmget(account_key(player_id), "name", "password", "created_at_ms")
         if name is None or hashed is None:
             return None
-        return Account(player_id, name.decode(), int(created or 0)), hashed.decode()
+        return Account(player_id, as_text(name), int(created or 0)), as_text(hashed)

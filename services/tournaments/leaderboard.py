@@ -23,7 +23,7 @@ from msgspec import Struct
 
 from engine import ABANDONED, WON
 from engine.errors import RuleError, rule_error
-from services.redis.client import AnyRedis
+from services.redis.client import AnyRedis, as_bytes, as_text
 from services.store.keys import (
     daily_board_key, daily_counts_key, daily_entries_key, daily_review_key, daily_status_key,
 )
@@ -196,7 +196,7 @@ class RedisLeaderboard:
     # ---- reads ------------------------------------------------------------------------------------
     async def entry(self, challenge: str, player: str) -> BoardEntry | None:
         raw = await self.client.hget(daily_entries_key(challenge), player)
-        return None if raw is None else _entry_decoder.decode(raw)
+        return None if raw is None else _entry_decoder.decode(as_bytes(raw))
 
     async def under_review(self, challenge: str) -> list[BoardEntry]:
         """The entries marked `review`, by player id."""
@@ -205,7 +205,7 @@ class RedisLeaderboard:
         if not players:
             return []
         raw = await self.client.hmget(daily_entries_key(challenge), players)
-        return [_entry_decoder.decode(item) for item in raw if item is not None]
+        return [_entry_decoder.decode(as_bytes(item)) for item in raw if item is not None]
 
     async def page(self, challenge: str, offset: int = 0, limit: int = 50) -> BoardPage | RuleError:
         for name, value, low, high in (("offset", offset, 0, 2**31), ("limit", limit, 1, MAX_PAGE)):
@@ -234,7 +234,7 @@ class RedisLeaderboard:
 
     async def counts(self, challenge: str) -> BoardCounts:
         raw = await self.client.hgetall(daily_counts_key(challenge))
-        got = {key.decode(): int(value) for key, value in raw.items()}
+        got = {as_text(key): int(value) for key, value in raw.items()}
         ranked = (PLAYING, PENDING, VERIFIED, REJECTED, LOST, ABANDONED_STATUS)
         return BoardCounts(
             players=sum(got.get(status, 0) for status in ranked),
