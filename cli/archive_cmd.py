@@ -52,7 +52,8 @@ async def _status(settings, as_json: bool) -> int:
     return 0
 
 
-def _size(count: int) -> str:
+def _size(bytes_count: int) -> str:
+    count = float(bytes_count)
     for unit in ("B", "KB", "MB", "GB", "TB"):
         if count < 1024 or unit == "TB":
             return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=10,
             lifespan="on",
         )
-        server = _arena_server(config, settings.redis_url if embedded is None else f"embedded {embedded.url}")
+        server = _arena_server(config, f"embedded {embedded.url}" if embedded is not None else settings.redis_url or "")
         # Start-up objects (modules, the app) never die: keep them out of every collection, and collect the
         # young generation less often (thousands of sockets' short-lived frames), which trims latency spikes.
         gc.collect()

@@ -164,6 +164,8 @@ def _deal_text(info: Challenge) -> str:
     from engine import RuleError
     from engine.reveal import revealed_view
 
+    if info.seed is None:
+        return "not revealed yet"
     view = revealed_view(info.game, info.variant, info.seed)
     if isinstance(view, RuleError):
         return f"does not deal: {view.message}"

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal, cast
 
 from msgspec import Struct, structs
 
-HttpLimit = tuple[int, str]
-LIMIT_UNITS = ("second", "minute", "hour", "day")  # Litestar's RateLimitConfig units
+LimitUnit = Literal["second", "minute", "hour", "day"]  # Litestar's RateLimitConfig units
+HttpLimit = tuple[int, LimitUnit]
+LIMIT_UNITS: tuple[LimitUnit, ...] = ("second", "minute", "hour", "day")
 
 
 class Settings(Struct, frozen=True, kw_only=True):
@@ -124,7 +126,7 @@ def parse_limit(text: str | None, default: HttpLimit | None, name: str) -> HttpL
     count, _, unit = text.strip().partition("/")
     if unit not in LIMIT_UNITS or not count.isdigit() or int(count) < 1:
         raise ValueError(f"{name} wants a limit like 30/minute (per second, minute, hour or day) or off, not {text!r}")
-    return int(count), unit
+    return int(count), cast(LimitUnit, unit)  # one of LIMIT_UNITS, checked above
 
 
 def settings_from_environment(environ: dict[str, str] | None = None) -> Settings:

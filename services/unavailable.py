@@ -16,7 +16,7 @@ from redis.exceptions import RedisClusterException, RedisError
 from .store import StoreError
 
 # RedisClusterException is not a RedisError (e.g. "no targets were found" while a cluster re-forms).
-UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (RedisError, RedisClusterException, StoreError)
+UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (RedisError, RedisClusterException, StoreError)
 
 
 def cause_of(exc: BaseException) -> str:

@@ -209,8 +209,9 @@ class GameService(Showing):
         events = log.engine_events()
         if verify:
             result = engine.replay_events(start, events)
-            if not result.ok:
-                raise ValueError(f"game {game_id}: {BAD_LOG}: {result.error.message}")
+            if result.error is not None or result.state is None:
+                why = result.error.message if result.error is not None else "no position"
+                raise ValueError(f"game {game_id}: {BAD_LOG}: {why}")
             state = result.state
         else:
             state = engine.fold(start, events)

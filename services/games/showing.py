@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 import engine
-from engine import IN_PROGRESS, RuleError
+from engine import IN_PROGRESS, PlayerView, RuleError
 
 from . import codec
 from .entries import CASUAL_KINDS, RACE, GameShown
@@ -100,10 +100,11 @@ class Showing:
 
     def snapshot_of(self, live: LiveGame) -> Snapshot:
         ended = self.deal_public(live)
-        deal = None
+        deal: PlayerView | None = None
         if ended:
-            deal = engine.revealed_view(live.created.game, live.created.variant, live.created.seed)
-            assert not isinstance(deal, RuleError), deal  # the game dealt when it was created
+            revealed = engine.revealed_view(live.created.game, live.created.variant, live.created.seed)
+            assert not isinstance(revealed, RuleError), revealed  # the game dealt when it was created
+            deal = revealed
         return Snapshot(
             game_id=live.game_id,
             version=live.version,

@@ -91,7 +91,7 @@ def limit_middleware(settings: Settings) -> list[DefineMiddleware]:
     """One middleware per configured limit; each counts only on the routes that name it."""
     return [
         RateLimitConfig(
-            rate_limit=(unit, count),  # type: ignore[arg-type]  checked by settings.parse_limit
+            rate_limit=(unit, count),
             identifier_for_request=_Identifier(name),
             check_throttle_handler=_Applies(name),
             store=STORE_NAME,
@@ -121,7 +121,7 @@ class FailOpenRedisStore(RedisStore):
 
 def register_limit_store(app: Litestar, redis: AnyRedis) -> None:
     """Put the limits' store on the app's Redis client (made in the lifespan, before any request)."""
-    store = FailOpenRedisStore(redis, namespace=RATE_LIMIT_NAMESPACE)  # type: ignore[arg-type]  cluster works
+    store = FailOpenRedisStore(redis, namespace=RATE_LIMIT_NAMESPACE)  # type: ignore[arg-type]  # typed for one Redis; a cluster client serves its calls too
     app.stores.register(STORE_NAME, store, allow_override=True)
 
 
@@ -131,7 +131,7 @@ def too_many_requests_handler(settings: Settings):
 
     def handle(request: Request, exc: TooManyRequestsException) -> Response[ErrorBody]:
         headers = dict(exc.headers or {})
-        name = request.route_handler.opt.get(LIMIT_OPT)
+        name = str(request.route_handler.opt.get(LIMIT_OPT) or "")  # "": a route of no limit (none is named so)
         count, unit = limits.get(name, (0, "minute"))
         headers["Retry-After"] = retry_after = headers.get("RateLimit-Reset") or str(DURATION_VALUES[unit])
         if name in limits:

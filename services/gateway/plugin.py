@@ -99,14 +99,15 @@ class ArenaPlugin(InitPluginProtocol):
         never_log(secret)
         self.identity = Identity(secret, settings.token_ttl_seconds)
         self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst)
-        self.pool = {"pool_size": settings.redis_pool_size, "pool_timeout": settings.redis_pool_timeout}
+        self.pool_size, self.pool_timeout = settings.redis_pool_size, settings.redis_pool_timeout
         link = pubsub_link(settings.redis_url, settings.redis_pool_size, settings.redis_pool_timeout,
                            lean=settings.lean_redis)
         self.fanout = Fanout(link, confirm_timeout=max(1.0, settings.redis_pool_timeout))
 
     @asynccontextmanager
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
-        client = await open_redis(self.settings.redis_url, **self.pool)
+        assert self.settings.redis_url, "arena serve names the Redis (its embedded one or REDIS_URL) before the app starts"
+        client = await open_redis(self.settings.redis_url, pool_size=self.pool_size, pool_timeout=self.pool_timeout)
         try:
             ack = await resolve_replica_ack(self.settings.replica_acks, self.settings.replica_timeout_ms, client)
             log.info("appends wait for %s", f"{ack.replicas} replica(s), {ack.timeout_ms} ms" if ack else "the master only")

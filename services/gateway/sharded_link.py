@@ -95,11 +95,16 @@ class ShardedPubSubLink:
         """Learn the cluster's map of slots (a subscription needs to know its node)."""
         await self.cluster.initialize()
 
+    def _master_of(self, channel: str) -> ClusterNode:
+        node = self.cluster.get_node_from_key(channel)
+        assert node is not None, "the slot map is read in connect(): every slot has its master"
+        return node
+
     async def subscribe(self, channels: Sequence[str]) -> None:
         """SSUBSCRIBE each channel on the master owning its slot; confirmations come through `receive`."""
         await self.connect()
         for channel in channels:
-            listener = self._listener_of(self.cluster.get_node_from_key(channel))
+            listener = self._listener_of(self._master_of(channel))
             moved_from = self.homes.get(channel)
             self.homes[channel] = listener
             self.orphans.discard(channel)
@@ -148,7 +153,7 @@ class ShardedPubSubLink:
         await self.connect()
         per_node: dict[str, tuple[ClusterNode, list[str]]] = {}
         for channel in channels:
-            node = self.cluster.get_node_from_key(channel)
+            node = self._master_of(channel)
             per_node.setdefault(node.name, (node, []))[1].append(channel)
         answers = await asyncio.gather(*(self._count(node, names) for node, names in per_node.values()))
         return {name: count for answer in answers for name, count in answer.items()}
@@ -164,7 +169,7 @@ class ShardedPubSubLink:
         if self.lean is not None:
             per_node: dict[str, tuple[ClusterNode, list[int]]] = {}
             for index, (channel, _) in enumerate(messages):
-                node = self.cluster.get_node_from_key(channel)
+                node = self._master_of(channel)
                 per_node.setdefault(node.name, (node, []))[1].append(index)
             replies = await asyncio.gather(*(
                 lean_replies(self.lean, node, [["SPUBLISH", *messages[i]] for i in indexes])
@@ -172,7 +177,7 @@ class ShardedPubSubLink:
             if all(reply is not None for reply in replies):  # else all through redis-py (a copy is skipped)
                 counts = [0] * len(messages)
                 for (_, indexes), reply in zip(per_node.values(), replies):
-                    for index, count in zip(indexes, reply):
+                    for index, count in zip(indexes, reply or []):  # (none is None: checked above)
                         counts[index] = count
                 return counts
         pipe = self.cluster.pipeline(transaction=False)

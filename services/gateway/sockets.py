@@ -49,4 +49,5 @@ async def echo_socket(socket: WebSocket) -> None:
         message = await socket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        await socket.send_text(message.get("text") or "")
+        text = message.get("text")
+        await socket.send_text(text if isinstance(text, str) else "")

@@ -208,11 +208,16 @@ class EmbeddedRedis:
             client.close()
         raise RedisServerError("timed out waiting for PING")
 
+    def _started(self) -> subprocess.Popen[bytes]:
+        """The server process, once started (every caller checks `running` first)."""
+        assert self.process is not None, "the embedded Redis is not started"
+        return self.process
+
     def _admin_client(self, socket_timeout: float) -> redis.Redis:
         # No retries: redis-py's default retry-with-backoff would turn "not up yet" and "gone after
         # SHUTDOWN" (both expected here) into seconds of waiting.
         return redis.Redis(
-            host=self.host, port=self.port, socket_timeout=socket_timeout, retry=Retry(NoBackoff(), 0)
+            host=self.host, port=self.port or 0, socket_timeout=socket_timeout, retry=Retry(NoBackoff(), 0)
         )
 
     def log_tail(self) -> str:
@@ -237,20 +242,20 @@ class EmbeddedRedis:
         except (redis.ConnectionError, redis.TimeoutError):
             pass  # the server closes the connection as it exits
         except redis.ResponseError:
-            self.process.send_signal(signal.SIGTERM)  # SIGTERM is a clean shutdown too
+            self._started().send_signal(signal.SIGTERM)  # SIGTERM is a clean shutdown too
         finally:
             client.close()
         try:
-            self.process.wait(STOP_TIMEOUT_S)
+            self._started().wait(STOP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            self._started().kill()
         self._reap()
         self._folder_lock.release()
 
     def kill(self) -> None:
         """SIGKILL the server, as a crash would (tests use it to prove durability); the folder is free again."""
         if self.running:
-            self.process.kill()
+            self._started().kill()
         self._reap()
         self._folder_lock.release()
 

@@ -132,8 +132,12 @@ class LeanLink:
         self.client = client
         self.reply_timeout = reply_timeout
         self.cluster = isinstance(client, aioredis.RedisCluster)
-        pool_kwargs = client.nodes_manager.connection_kwargs if self.cluster else client.connection_pool.connection_kwargs
-        connection_class = pool_kwargs.get("connection_class") if self.cluster else client.connection_pool.connection_class
+        if isinstance(client, aioredis.RedisCluster):
+            pool_kwargs = client.nodes_manager.connection_kwargs
+            connection_class = pool_kwargs.get("connection_class")
+        else:
+            pool_kwargs = client.connection_pool.connection_kwargs
+            connection_class = client.connection_pool.connection_class
         self.usable = (
             (connection_class is None or connection_class is Connection)
             and not pool_kwargs.get("credential_provider")

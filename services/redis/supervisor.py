@@ -95,7 +95,7 @@ class SupervisedRedis:
                     self.restarts += 1
                     log.warning(
                         "the embedded Redis restarted (pid %d, port %d) in %.2fs; restarts so far: %d",
-                        self.embedded.process.pid, self.embedded.port, time.monotonic() - began, self.restarts,
+                        self.embedded.process.pid if self.embedded.process else -1, self.embedded.port, time.monotonic() - began, self.restarts,
                     )
                     return
             self._stopping.wait(delay)

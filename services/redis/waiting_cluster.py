@@ -27,7 +27,7 @@ _holding: ContextVar[bool] = ContextVar("arena_redis_turn", default=False)
 class WaitingRedisCluster(RedisCluster):
     def __init__(self, *args: Any, pool_timeout: float | None = 5.0, max_connections: int = 100, **kwargs: Any):
         # One more per node than turns: the client's own topology refresh runs inside a command's turn.
-        super().__init__(*args, max_connections=max_connections + 1, **kwargs)
+        super().__init__(*args, max_connections=max_connections + 1, **kwargs)  # type: ignore[misc]  # the checker counts max_connections in **kwargs too; it is taken out above
         self.pool_timeout = pool_timeout
         self.turns = asyncio.Semaphore(max_connections)
 
@@ -54,7 +54,7 @@ class WaitingRedisCluster(RedisCluster):
     def pipeline(self, transaction: Any | None = None, shard_hint: Any | None = None) -> ClusterPipeline:
         if shard_hint:
             raise RedisClusterException("shard_hint is deprecated in cluster mode")  # as RedisCluster's
-        return WaitingClusterPipeline(self, transaction)
+        return WaitingClusterPipeline(self, transaction)  # type: ignore[abstract]  # redis-py's stubs mark an attribute its own ClusterPipeline sets in __init__ as abstract
 
 
 class WaitingClusterPipeline(ClusterPipeline):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError, RedisError
@@ -162,12 +163,14 @@ class EventStore:
             return StoreError(f"append to {request.stream_id!r} is stored; waiting for replicas failed: {count}")
         if not isinstance(count, int) or count < self.replica_ack.replicas:
             ack = self.replica_ack
-            return ReplicaTimeout(request.stream_id, int(count or 0), ack.replicas, ack.timeout_ms)
+            return ReplicaTimeout(request.stream_id, count if isinstance(count, int) else 0, ack.replicas, ack.timeout_ms)
         return outcome
 
     async def _reconfirm(self, requests, outcomes, results, indexes) -> None:
         """A retried move id wrote nothing, so no WAIT covered it: write its move record again (the same
         value) and wait for that write, which a replica can only have after the original move."""
+        ack = self.replica_ack
+        assert ack is not None, "only appends waited for by replicas are confirmed again"
         pipe = self.client.pipeline(transaction=False)
         nodes: dict[str, object] = {}
         for request, outcome in zip(requests, outcomes):
@@ -177,7 +180,7 @@ class EventStore:
             node = node_of(self.client, log_key(request.stream_id))
             nodes.setdefault(node_name(node), node)
         for node in nodes.values():
-            add_wait(pipe, self.replica_ack, node)
+            add_wait(pipe, ack, node)
         try:
             replies = await pipe.execute(raise_on_error=False)
         except RedisError as exc:
@@ -195,7 +198,7 @@ class EventStore:
         if self.link is None:
             return await self._redis_py_evalsha(calls)
         ack = self.replica_ack
-        replies, confirmed = await run_scripts(self.link, APPEND_SHA, calls, ack and (ack.replicas, ack.timeout_ms))
+        replies, confirmed = await run_scripts(self.link, APPEND_SHA, calls, (ack.replicas, ack.timeout_ms) if ack else None)
         resend = [index for index, reply in enumerate(replies) if reply is RESEND]
         if resend:
             again, again_confirmed = await self._redis_py_evalsha([calls[index] for index in resend])
@@ -218,7 +221,8 @@ class EventStore:
                 node = node_of(self.client, keys[0])
                 nodes.setdefault(node_name(node), node)
         for node in nodes.values():  # after the scripts: each node's WAIT covers its appends
-            add_wait(pipe, self.replica_ack, node)
+            if self.replica_ack is not None:  # (nodes are listed only with replica acks)
+                add_wait(pipe, self.replica_ack, node)
         try:
             replies = await pipe.execute(raise_on_error=False)
         except RedisError as exc:
@@ -259,7 +263,9 @@ class EventStore:
         check_stream_id(stream_id)
         if not _is_count(from_version, minimum=1):
             raise ValueError(f"from_version must be an int in 1..2**53, not {from_version!r}")
-        entries = await self.client.xrange(log_key(stream_id, self.namespace), f"0-{from_version}", "+")
+        # A cast: our clients answer bytes, and XRANGE entries always carry their fields (redis-py types both loosely).
+        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]",
+                       await self.client.xrange(log_key(stream_id, self.namespace), f"0-{from_version}", "+"))
         return [decode_event(fields[ENTRY_FIELD]) for _entry_id, fields in entries]
 
     async def version(self, stream_id: str) -> int:

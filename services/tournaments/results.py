@@ -63,9 +63,13 @@ class AttemptResults:
         events = ch.decide_attempt(ch.FinishAttempt(status, moves, time_ms, at_ms), attempt, state)
         if isinstance(events, RuleError):  # too late: the grace is over; it ends abandoned
             events = ch.decide_attempt(ch.EndAttemptAtGrace(self.clock()), attempt, state)
-        if isinstance(events, RuleError) or not await self._append(attempt_stream_id(key, player_id), version, events):
+        if isinstance(events, RuleError) or not events:  # none: the attempt had ended already
             return
-        await self._put_on_board(key, player_id, attempt.started, events[-1])
+        if not await self._append(attempt_stream_id(key, player_id), version, events):
+            return
+        finished = events[-1]
+        assert isinstance(finished, AttemptFinished), finished  # both commands decide the attempt's end alone
+        await self._put_on_board(key, player_id, attempt.started, finished)
         await self._changed(key)
 
     async def _put_on_board(self, key: str, player_id: str, started: AttemptStarted,

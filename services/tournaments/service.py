@@ -108,7 +108,7 @@ class TournamentService(AttemptResults, ChallengeDays):
             if game is not None:
                 await self.games.submit(player_id, game.game_id, f"grace-{key}", game.version, ResignIntent())
             attempt, version = await self._attempt(key, player_id)
-            if attempt.finished is None:  # the game had ended without telling us: end the attempt here
+            if attempt.started is not None and attempt.finished is None:  # its game ended untold: end it here
                 await self._record_end(key, player_id, attempt.started.game_id, "abandoned", 0, 0, self.clock())
 
     # Attempts --------------------------------------------------------------------------------

@@ -97,16 +97,17 @@ class Answers:
     """The last few encoded answers, least recently used out first."""
 
     def __init__(self, size: int) -> None:
-        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+        self.size, self.lock = size, threading.Lock()
+        self.items: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
 
-    def get(self, key: tuple) -> bytes | None:
+    def get(self, key: tuple[object, ...]) -> bytes | None:
         with self.lock:
             found = self.items.get(key)
             if found is not None:
                 self.items.move_to_end(key)
             return found
 
-    def put(self, key: tuple, value: bytes) -> None:
+    def put(self, key: tuple[object, ...], value: bytes) -> None:
         with self.lock:
             self.items[key] = value
             self.items.move_to_end(key)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from engine import RuleError
 from engine.rules import variant_key
@@ -27,7 +28,7 @@ from ..solver_pool import in_solver_worker
 from ..tournaments.winnable import DAILY_BUDGETS
 
 DealKey = tuple[str, str, int]
-Solve = Callable[..., Awaitable[int | None]]
+Solve = Callable[..., Coroutine[Any, Any, int | None]]  # a coroutine: it becomes a task others may wait on
 
 
 def line_length(created: GameCreated) -> int | None:
