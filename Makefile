@@ -20,7 +20,10 @@ $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 serve: $(STAMP)
 	$(BIN)/arena serve
 
+# The linter and the type checker first (pyproject.toml configures both): a new finding fails the run.
 test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)

@@ -24,12 +24,12 @@ class Pile(Struct, frozen=True, gc=False):
     def __len__(self) -> int:
         return len(self.cards)
 
-    def take(self, count: int = 1) -> tuple["Pile", tuple[Card, ...]]:
+    def take(self, count: int = 1) -> tuple[Pile, tuple[Card, ...]]:
         """Remove the top `count` cards; the new top card flips face up if it was face down."""
         rest = self.cards[:-count]
         return Pile(rest, min(self.down, max(len(rest) - 1, 0))), self.cards[-count:]
 
-    def put(self, cards: tuple[Card, ...]) -> "Pile":
+    def put(self, cards: tuple[Card, ...]) -> Pile:
         return Pile(self.cards + cards, self.down)
 
 

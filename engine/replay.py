@@ -7,7 +7,8 @@ id, a pile that was not playable) stops the replay there and says which event an
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from msgspec import Struct
 

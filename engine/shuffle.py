@@ -14,7 +14,8 @@ Python's `random` is not used: its algorithms are not promised to stay the same 
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence, TypeVar
+from typing import TypeVar
+from collections.abc import Sequence
 
 T = TypeVar("T")
 _SPAN = 1 << 64

@@ -9,7 +9,8 @@ input is refused with a RuleError and leaves the statistics as they were (every 
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import msgspec
 from msgspec import Struct

@@ -9,7 +9,8 @@ example session in docs/engine-protocol.md.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import msgspec
 

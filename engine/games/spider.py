@@ -9,7 +9,8 @@ Undo is the decider's generic one (has_undo). See docs/rules/spider.md.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterator, Literal
+from typing import Annotated, Any, Literal
+from collections.abc import Iterator
 
 from msgspec import Meta, Struct
 

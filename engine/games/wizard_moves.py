@@ -6,7 +6,7 @@ tableau and the foundations ever receive a card; the stock only deals.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from msgspec import Struct
 

@@ -6,7 +6,7 @@ viewer after the game, never for a client that must not see face-down cards.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from msgspec import Struct
 

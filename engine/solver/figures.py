@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from msgspec import Struct
 

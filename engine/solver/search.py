@@ -15,7 +15,8 @@ says so; it never looks at a clock, so a verdict is a pure function of the posit
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable
+from typing import Any
+from collections.abc import Callable, Hashable, Iterable
 
 from msgspec import Struct
 

@@ -30,7 +30,8 @@ Two passes, both counted in one budget of search nodes:
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Callable, Final, Iterator
+from typing import Final
+from collections.abc import Callable, Iterator
 
 from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent

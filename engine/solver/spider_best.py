@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import heapq
 import zlib
-from typing import Callable, Final, Generator, Iterator, NamedTuple
+from typing import Final, NamedTuple
+from collections.abc import Callable, Generator, Iterator
 
 from .spider_board import Node, Step, Steps, apply_deal, apply_move
 

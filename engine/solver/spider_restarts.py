@@ -26,7 +26,8 @@ phases' shares, and the series still ends: the other searches take its turns.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable
 
 from .spider_board import Node
 from .spider_best import (

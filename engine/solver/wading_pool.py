@@ -17,7 +17,7 @@ The tests check the unwinnable answers against a plain breadth-first search on r
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..cards import FRENCH_SUITS
 from ..games.wading_pool import PILE_NAMES, WadingPoolBoard

@@ -33,7 +33,7 @@ On the last pass a position whose waste walls in more cards than the tableau cou
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..cards import KING, WIZARD, WIZARD_SUITS
 from ..events import AnyEvent, CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled

@@ -17,7 +17,8 @@ depth-first pass in wizard.py does that.
 from __future__ import annotations
 
 import heapq
-from typing import Callable, Generator, Hashable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable, Generator, Hashable
 
 from ..games.wizard_moves import WizardBoard
 

@@ -9,7 +9,7 @@ does not change the key. The ranks are those of the concrete search (wizard.py),
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ..cards import KING, WIZARD
 from ..events import CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled
@@ -56,7 +56,7 @@ def level_moves(board: WizardBoard, after_cycle: bool, complete: bool, redeals: 
     tableau = board.tableau
     empty = next((i for i, pile in enumerate(tableau) if not pile.cards), None)
     if not after_cycle:  # table moves (see CYCLE_STEPS in wizard.py)
-        for s, pile in enumerate(tableau):
+        for pile in tableau:
             start = run_start(pile)
             for card in pile.cards[start:]:  # run cards home, freed first if they must be
                 dst = home_of(card)

@@ -27,7 +27,7 @@ the loose cards whatever it lies on), so one target per card is searched.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..cards import KING, WIZARD, Card
 from ..games.wizard_moves import WizardBoard, run_length

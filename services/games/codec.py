@@ -101,7 +101,7 @@ def decode_payload(entry_type: str, schema: int, data: bytes) -> AnyEntry:
         raw = upcast(raw)
     kind = _SERVICE_TYPES.get(entry_type, AnyEvent)
     try:
-        return msgspec.convert(raw, kind)  # type: ignore[arg-type,return-value]  # kind is one type of AnyEntry, or the events' union alias
+        return msgspec.convert(raw, kind)  # type: ignore[return-value]  # kind is one type of AnyEntry, or the events' union alias
     except msgspec.ValidationError as exc:
         raise UnknownEntry(f"a {entry_type!r} entry upcast from schema {schema} is not valid: {exc}") from exc
 

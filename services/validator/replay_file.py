@@ -36,7 +36,7 @@ TAMPERED = "tampered_file"
 class ReplayEntry(Struct, frozen=True):
     version: int  # position in the game's stream, from 1
     at_ms: int  # the server's time when the entry was stored
-    entry: codec.AnyEntry  # type: ignore[valid-type]
+    entry: codec.AnyEntry
 
 
 class ReplayResult(Struct, frozen=True):
