@@ -15,6 +15,8 @@ cache of the logs: deleting it (or `forget`) makes the next read fold it again f
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Any
 
 import msgspec
@@ -30,6 +32,7 @@ from .statistics import FinishedGame, PlayerStats, project, record
 
 GAMES_READ = 1000  # a fold from the games covers the player's most recent ones
 REOPENABLE_KEPT = 200  # the player's latest lost casual and practice games, whose end may still change
+log = logging.getLogger("arena.tournaments")
 _encoder, _decoder = msgspec.msgpack.Encoder(), msgspec.msgpack.Decoder(PlayerStats)
 
 
@@ -99,21 +102,29 @@ class StoredStatistics:
         return None
 
     async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
-        fact = fact_of(created, game_id, status, moves, time_ms, at_ms)
+        # Told after the game's end is stored: a failure here must not fail the move that ended it.
+        try:
+            await self._count(created, fact_of(created, game_id, status, moves, time_ms, at_ms))
+        except Exception as exc:  # noqa: BLE001  a projection is a cache: dropped, it is folded again on its next read
+            log.warning("statistics of %s not updated for game %s: %s", created.player_id, game_id, exc)
+            with contextlib.suppress(Exception):
+                await self.forget(created.player_id)
+
+    async def _count(self, created: GameCreated, fact: FinishedGame) -> None:
         player = created.player_id
         key, reopenable = player_stats_key(player), player_stats_reopenable_key(player)
         for _ in range(8):  # another process counted one of this player's games meanwhile: read again
             async with self.redis.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(key, reopenable)
-                    raw, seen = await pipe.get(key), await pipe.zscore(reopenable, game_id)
+                    raw, seen = await pipe.get(key), await pipe.zscore(reopenable, fact.game_id)
                     counted = None if raw is None or seen is not None else record(_decoder.decode(raw), fact)
                     pipe.multi()
-                    if status == "lost" and created.kind in (CASUAL, PRACTICE):
-                        pipe.zadd(reopenable, {game_id: at_ms})
+                    if fact.status == "lost" and created.kind in (CASUAL, PRACTICE):
+                        pipe.zadd(reopenable, {fact.game_id: fact.finished_at_ms})
                         pipe.zremrangebyrank(reopenable, 0, -REOPENABLE_KEPT - 1)
                     elif seen is not None:
-                        pipe.zrem(reopenable, game_id)
+                        pipe.zrem(reopenable, fact.game_id)
                     if isinstance(counted, PlayerStats):
                         pipe.set(key, _encoder.encode(counted))
                     else:  # missing, out of order or an end told again: fold from the games below
