@@ -48,7 +48,7 @@ async def all_verify(client, archive_url: str, game_ids: list[str]) -> int:
     store = ReadThroughStore(client, GameArchive(open_objects(archive_url), client))
     bad = 0
     for game_id in game_ids:
-        verdict = verify_replay(build_replay(game_id, await store.read(game_id)))
+        verdict = verify_replay(build_replay(game_id, await store.read(game_id))).verdict
         bad += verdict.reason not in (None, "not_won") and verdict.outcome != "verified"
     return bad
 

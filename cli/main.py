@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "archive": ("cli.archive_cmd", "the archive tier on REDIS_URL: --status counts hot, archived and pending games"),
     "verify-daily": ("cli.verify_daily_cmd", "check a revealed day's seeds against its published commitments"),
     "verify": ("cli.verify_cmd", "check replay files offline with the engine: exit 1 if any fails"),
+    "keys": ("cli.keys_cmd", "print the public keys replay files are signed with (of this machine, or --server's)"),
 }
 
 

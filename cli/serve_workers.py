@@ -66,6 +66,8 @@ def serve_workers(settings: Settings) -> int:
     load_or_create_secret(settings.secret, settings.data_dir)  # made once, here, not raced by the workers
     if settings.tournament_secret is None:
         load_or_create_secret(None, settings.data_dir, "tournament-secret")
+    if settings.replay_signing_secret is None:
+        load_or_create_secret(None, settings.data_dir, "replay-signing-secret")
     reserved = reserve_port(settings.host, settings.port)
     port = reserved.getsockname()[1]
     env = {**os.environ, "REDIS_URL": settings.redis_url or "", "ARENA_HOST": settings.host, "ARENA_PORT": str(port),

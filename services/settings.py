@@ -62,6 +62,9 @@ class Settings(Struct, frozen=True, kw_only=True):
     daily_games: tuple[str, ...] = ()  # restrict the dailies to these game ids (empty: the whole catalogue)
     test_clock_file: Path | None = None  # tests only: read "now" from this file (services/clock.py)
     tournament_secret: str | None = None  # None: generated once into data_dir/tournament-secret
+    # The replay files' Ed25519 key is derived from this (None: generated once into
+    # data_dir/replay-signing-secret); a new value rotates the key, the old one stays listed.
+    replay_signing_secret: str | None = None
     scheduler: bool = True  # prepare and settle daily challenges in this process (safe on every process)
     # A daily whose deal the solver cannot prove winnable in winnable.PROOF_COUNTERS tries is not prepared
     # (the rules promise a winnable deal); True: it falls back to "not lost as dealt", marked `check: weak`.
@@ -166,6 +169,7 @@ def settings_from_environment(environ: dict[str, str] | None = None) -> Settings
             gc_thresholds=_thresholds(env.get("ARENA_GC_THRESHOLDS"), defaults.gc_thresholds),
             gc_young_ms=_at_least(0, int(env.get("ARENA_GC_YOUNG_MS", defaults.gc_young_ms)), "ARENA_GC_YOUNG_MS"),
             tournament_secret=env.get("ARENA_TOURNAMENT_SECRET") or None,
+            replay_signing_secret=env.get("ARENA_REPLAY_SIGNING_SECRET") or None,
             daily_games=tuple(g.strip() for g in env.get("ARENA_DAILY_GAMES", "").split(",") if g.strip()),
             test_clock_file=Path(env["ARENA_TEST_CLOCK_FILE"]) if env.get("ARENA_TEST_CLOCK_FILE") else None,
             scheduler=_flag(env.get("ARENA_SCHEDULER", "1")),

@@ -1,4 +1,4 @@
-"""The archived object of one finished game: its replay file (format 1), compressed, checked on read.
+"""The archived object of one finished game: its replay file (unsigned), compressed, checked on read.
 
 The object holds the whole log, so everything a hot game proves an archived one proves too: a rebuild
 or `arena verify` from it gives the same state. It is the replay file of docs/replay-format.md
@@ -26,6 +26,7 @@ from msgspec import Struct
 
 from ..store import StoredEvent
 from ..validator.replay_file import ReplayFile, build_replay, log_digest, stored_entries
+from ..validator.replay_reader import FileRefusal, read_replay
 
 ARCHIVE_FORMAT = 1
 LEVEL = 9
@@ -41,6 +42,14 @@ class ArchivedGame(Struct, frozen=True):
     move_ids: list[str | None]  # per entry, in order: the client move id it was stored with
 
 
+class _StoredObject(Struct, frozen=True):
+    """An object as read back: its replay file kept as bytes, for the strict reader to read."""
+
+    archive_format: int
+    replay: msgspec.Raw
+    move_ids: list[str | None]
+
+
 class Unreadable(Struct, frozen=True):
     """An archived object that is not the game it should be (code `corrupt`), and why."""
 
@@ -48,7 +57,7 @@ class Unreadable(Struct, frozen=True):
     message: str
 
 
-_decoder = msgspec.json.Decoder(ArchivedGame)
+_decoder = msgspec.json.Decoder(_StoredObject)
 
 
 def object_key(game_id: str, digest: str) -> str:
@@ -74,7 +83,11 @@ def unpack(game_id: str, data: bytes, digest: str) -> list[StoredEvent] | Unread
         archived = _decoder.decode(zstandard.ZstdDecompressor().decompress(data))
     except (zstandard.ZstdError, msgspec.DecodeError, msgspec.ValidationError) as exc:
         return corrupt(f"does not decode: {exc}")
-    replay = archived.replay
+    # The strict reader, as for any replay file; unsigned (the pointer's digest vouches for the
+    # object), and no size cap (a game too long for one exported file is still a game).
+    replay = read_replay(bytes(archived.replay), allow_unsigned=True, max_bytes=None)
+    if isinstance(replay, FileRefusal):
+        return corrupt(f"does not read as a replay file: {replay.message} ({replay.code})")
     if archived.archive_format != ARCHIVE_FORMAT or replay.game_id != game_id:
         return corrupt(f"is format {archived.archive_format} of game {replay.game_id}")
     if len(archived.move_ids) != len(replay.entries):
@@ -96,4 +109,7 @@ def unpack(game_id: str, data: bytes, digest: str) -> list[StoredEvent] | Unread
 
 def replay_of(data: bytes) -> ReplayFile:
     """The replay file inside an object already checked by `unpack` (for exports and tooling)."""
-    return _decoder.decode(zstandard.ZstdDecompressor().decompress(data)).replay
+    replay = read_replay(bytes(_decoder.decode(zstandard.ZstdDecompressor().decompress(data)).replay),
+                         allow_unsigned=True, max_bytes=None)
+    assert not isinstance(replay, FileRefusal), replay
+    return replay

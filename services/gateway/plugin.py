@@ -115,6 +115,7 @@ class ArenaPlugin(InitPluginProtocol):
             running = ProcessServices(client, self.settings, replica_ack=ack)
             app.state.service, app.state.validators = running.games, running.validators
             app.state.tournaments = running.tournaments
+            app.state.replay_keys = running.replay_keys
             app.state.hints = hints = Hints(running.games, budget=self.settings.hint_nodes)
             running.tournaments.board_changed = announcer(self.fanout, running.tournaments)
             app.state.races = running.races

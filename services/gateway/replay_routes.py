@@ -14,6 +14,7 @@ from ..games.service import GameService
 from ..tournaments.service import TournamentService
 from ..validator.public import ValidatorStatus, public_replay, validator_status
 from ..validator.replay_file import ReplayFile
+from ..validator.replay_signing import KeyList
 from ..validator.replay_views import UNAVAILABLE, ReplayViews, public_views
 from ..validator.verdict import Verdict
 from .errors import ApiError
@@ -25,11 +26,11 @@ class ReplaysController(Controller):
 
     @get("/games/{game_id:str}/replay", responses=errors(400, 403, 404))
     async def replay(self, game_id: FromPath[str], service: NamedDependency[GameService],
-                     tournaments: NamedDependency[TournamentService]) -> ReplayFile:
-        """The game's replay file (docs/replay-format.md) once its deal may be public: a casual game once
-        over, a daily attempt after the challenge's reveal (with its salt and commitment), a race game
-        after its race. Anyone may ask."""
-        found = await public_replay(service, game_id, tournaments.challenge)
+                     tournaments: NamedDependency[TournamentService], state: State) -> ReplayFile:
+        """The game's replay file (docs/replay-format.md), signed by the server, once its deal may be
+        public: a casual game once over, a daily attempt after the challenge's reveal (with its salt and
+        commitment), a race game after its race. Anyone may ask."""
+        found = await public_replay(service, game_id, state.replay_keys, tournaments.challenge)
         if isinstance(found, Refusal):
             raise ApiError(404 if found.code == NO_SUCH_GAME else 403, found.code, found.message)
         return found
@@ -53,6 +54,12 @@ class ReplaysController(Controller):
         if stored is None:
             raise ApiError(404, "no_verdict", f"no verdict on {game_id!r} (not won, or not checked yet)")
         return stored.verdict
+
+    @get("/replay-keys", responses=errors())
+    async def replay_keys(self, state: State) -> KeyList:
+        """Every public key this deployment has signed replay files with (`current`: the one in use);
+        a key rotated out stays listed, so every file signed with it still checks (`arena verify --keys`)."""
+        return await state.replay_keys.listed()
 
     @get("/validator/status", responses=errors())
     async def status(self, state: State) -> ValidatorStatus:

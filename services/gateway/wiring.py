@@ -37,6 +37,8 @@ from ..tournaments.scheduler import DailyScheduler
 from ..tournaments.service import TournamentService, load_tournament_secret
 from ..validator.queue import every_sink, first_seed
 from ..validator.review import rules_from
+from ..validator.replay_keyring import ReplayKeys
+from ..validator.replay_signing import signer_from
 from ..validator.runtime import Validators
 
 
@@ -73,6 +75,8 @@ class ProcessServices:
         queue.seeds = first_seed(self.tournaments.seed_for, self.races.seed_of)
         queue.sink = every_sink(self.tournaments.verdict, self.races.on_verdict)
         self.scheduler = DailyScheduler(self.tournaments)
+        self.replay_keys = ReplayKeys(client, signer_from(settings.replay_signing_secret, settings.data_dir),
+                                      clock=store.clock)
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
         self.run_scheduler = settings.scheduler

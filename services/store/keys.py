@@ -281,3 +281,9 @@ def archive_counts_key() -> str:
 def archive_claim_key(game_id: str) -> str:
     """String: the process archiving this game now (SET NX PX), in the game's slot."""
     return f"{PREFIX}archive-claim:{{{game_id}}}"
+
+
+def replay_keys_key() -> str:
+    """Hash: replay-file signing key id -> its public key document (JSON); never trimmed, so files
+    signed with a key rotated out still check (services/validator/replay_keyring.py)."""
+    return f"{PREFIX}{{replay-keys}}"

@@ -13,6 +13,7 @@ from ..games.service import GameService
 from ..store.keys import dead_letters_key, submissions_key, validator_counts_key
 from .queue import GROUP
 from .replay_file import ReplayFile, build_replay
+from .replay_keyring import ReplayKeys
 
 
 async def public_game(service: GameService, game_id: str) -> LiveGame | Refusal:
@@ -31,15 +32,16 @@ async def public_game(service: GameService, game_id: str) -> LiveGame | Refusal:
 ChallengeLookup = Callable[[str], Awaitable[Any]]
 
 
-async def public_replay(service: GameService, game_id: str,
+async def public_replay(service: GameService, game_id: str, keys: ReplayKeys,
                         challenges: ChallengeLookup | None = None) -> ReplayFile | Refusal:
-    """The game's replay file, or why not (public_game). A game on a daily's committed deal carries
-    the challenge's salt and commitment once revealed, so the file alone proves the deal was fixed."""
+    """The game's replay file, signed by the server, or why not (public_game). A game on a daily's
+    committed deal carries the challenge's salt and commitment once revealed, so the file alone
+    proves the deal was fixed; the signature makes its times and player the server's word."""
     live = await public_game(service, game_id)
     if isinstance(live, Refusal):
         return live
     salt, bound = await _daily_binding(live, challenges)
-    return build_replay(game_id, await service.store.read(game_id), salt=salt, commitment=bound)
+    return await keys.sign(build_replay(game_id, await service.store.read(game_id), salt=salt, commitment=bound))
 
 
 async def _daily_binding(live: LiveGame, challenges: ChallengeLookup | None) -> tuple[str | None, str | None]:

@@ -23,7 +23,7 @@ import engine
 from engine.solver import solve
 from services.archive.archiver import AFTER_PUT, AFTER_READ_BACK, AFTER_SWAP
 from services.store.keys import log_key, meta_key
-from services.validator.replay_file import decode_replay, verify_replay
+from tests.support.replays import read_file, verdict_of
 from tests.archive.proxy import FlakyProxy
 from tests.gateway.client import Audit, Client
 from tests.gateway.test_two_processes import ServeProcess
@@ -86,8 +86,8 @@ def checked_replay(http: httpx.Client, game_id: str, tmp_path) -> dict:
     any other game replays to its stated end untampered (the validator's verdict on it: not_won)."""
     answer = http.get(f"/api/games/{game_id}/replay")
     assert answer.status_code == 200, answer.text
-    replay = decode_replay(answer.content)
-    verdict = verify_replay(replay)
+    replay = read_file(answer.content)
+    verdict = verdict_of(answer.content)
     if replay.result.status != "won":
         assert verdict.reason == "not_won", verdict
         return answer.json()

@@ -21,7 +21,7 @@ async def test_an_object_gives_back_the_stored_log_exactly(service):
     assert unpack(summary.id, data, object_key(summary.id, digest).rsplit("/", 1)[1][:32]) == entries
     assert object_key(summary.id, digest) == object_key(summary.id, pack(summary.id, entries)[1]), "idempotent"
     replay = replay_of(data)
-    assert replay.digest == digest and verify_replay(replay).outcome == "verified"
+    assert replay.digest == digest and verify_replay(replay).verdict.outcome == "verified"
 
 
 async def test_a_corrupt_object_is_refused_with_its_reason(service):

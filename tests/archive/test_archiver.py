@@ -15,6 +15,7 @@ from services.games.secrecy import DealSecrecy
 from services.store.keys import archive_counts_key, archive_due_key, log_key, meta_key, moves_key, verdicts_key
 from services.validator.public import public_replay
 from tests.support.play import IN_PLAY_WISH, lost_wish_line, won_wish
+from tests.support.replays import TEST_KEYS as KEYS
 
 pytestmark = pytest.mark.integration
 
@@ -30,7 +31,7 @@ async def resigned(tier, player="g_resigner", **create):
 async def test_a_finished_game_leaves_valkey_and_reads_the_same_from_the_archive(tier):
     won = await won_wish(tier.service, "g_winner", tick=tier.clock.tick)
     gone = await resigned(tier)
-    before = {game_id: (await tier.service.summary(game_id), await public_replay(tier.service, game_id))
+    before = {game_id: (await tier.service.summary(game_id), await public_replay(tier.service, game_id, KEYS))
               for game_id in (won.id, gone)}
     assert (await tier.archiver.archive_once()).archived == 0, "the window since the end has not passed"
     tier.clock.tick(61_000)
@@ -46,7 +47,7 @@ async def test_a_finished_game_leaves_valkey_and_reads_the_same_from_the_archive
         other = tier.fresh_service()
         assert await other.summary(game_id) == summary, "from the pointer alone"
         assert await other.rebuild(game_id) is not None and other._summary(other.live.get(game_id)) == summary
-        assert msgspec.json.encode(await public_replay(other, game_id)) == msgspec.json.encode(replay)
+        assert msgspec.json.encode(await public_replay(other, game_id, KEYS)) == msgspec.json.encode(replay)
         rebuilt = await other.rebuild(game_id, verify=True)
         assert rebuilt.state == tier.service.live.get(game_id).state, "the archived log proves the same state"
         assert await other.store.version(game_id) == tier.service.live.get(game_id).stream_version

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import subprocess
 import sys
 import time
@@ -52,7 +53,8 @@ def server(private_redis, tmp_path):
 
 
 def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "COLUMNS": "300"}  # a wide terminal: the summary table's cells stay on one line
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, timeout=120, env=env)
 
 
 def status_of(http: httpx.Client) -> str:

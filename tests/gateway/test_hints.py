@@ -9,7 +9,7 @@ import time
 import pytest
 
 from services.store.envelope import ENTRY_FIELD, decode_event, log_key
-from services.validator.replay_file import decode_replay, verify_replay
+from tests.support.replays import verdict_of
 
 pytestmark = pytest.mark.integration
 
@@ -45,7 +45,7 @@ def test_a_practice_game_won_on_hints_is_assisted_and_its_replay_shows_them(alic
     replay = http.get(f"/api/games/{game['id']}/replay").raise_for_status()
     entries = [item["entry"] for item in replay.json()["entries"]]
     assert [e["type"] for e in entries].count("hint_given") == hints
-    assert verify_replay(decode_replay(replay.content)).outcome == "verified"
+    assert verdict_of(replay.content).outcome == "verified"
     for _ in range(200):  # the server's validator reads the same log, hint entries and all
         found = http.get(f"/api/games/{game['id']}/verdict")
         if found.status_code == 200:

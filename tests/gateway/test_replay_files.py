@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -12,7 +13,8 @@ import pytest
 
 import engine
 from engine.solver import solve
-from services.validator.replay_file import decode_replay, verify_replay
+from services.validator.replay_file import log_digest, stored_entries
+from tests.support.replays import outcome_of, read_file, verdict_of
 from tests.gateway.client import Audit, Client
 from tests.support.play import WISH_OPEN, winnable_wish_seed
 
@@ -20,7 +22,9 @@ pytestmark = pytest.mark.integration
 
 
 def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, timeout=60)
+    # A wide terminal, so the summary table's cells are not folded across lines.
+    env = {**os.environ, "COLUMNS": "300"}
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, timeout=60, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +72,8 @@ def _tampered(body: dict) -> dict[str, dict]:
     moves = [i for i, item in enumerate(entries) if item["entry"]["type"] == "pair_removed"]
     first = moves[0]
 
-    def copy(**changes):
-        clone = json.loads(json.dumps(body))
-        clone.update(changes)
-        return clone
+    def copy(**changes):  # deep, changes too: no edit may reach the module's one won game
+        return json.loads(json.dumps({**body, **changes}))
 
     edited = copy()
     edited["entries"][first]["entry"]["cards"] = edited["entries"][first]["entry"]["cards"][::-1]
@@ -102,12 +104,12 @@ def test_export_then_verify_offline_accepts_the_file_and_rejects_every_tampered_
     exported = arena("export", game_id, "--server", gateway.url, "-o", str(tmp_path / "won.json"))
     assert exported.returncode == 0, exported.stderr
     assert json.loads((tmp_path / "won.json").read_text()) == body
-    ok = arena("verify", str(tmp_path / "won.json"))
+    ok = arena("verify", str(tmp_path / "won.json"), "--server", gateway.url, "--require-signature")
     assert ok.returncode == 0 and "1 verified, 0 failed" in ok.stdout, ok.stdout + ok.stderr
+    assert "rules, result, time, player" in ok.stdout and f"signed by key {body['signature']['key_id']}" in ok.stdout
     names = []
     for name, tampered in _tampered(body).items():
-        verdict = verify_replay(decode_replay(json.dumps(tampered).encode()))
-        assert not verdict.verified, name
+        assert outcome_of(json.dumps(tampered).encode()) != "verified", name
         path = tmp_path / f"{name.replace(' ', '-')}.json"
         path.write_text(json.dumps(tampered))
         names.append(str(path))
@@ -119,10 +121,10 @@ def test_export_then_verify_offline_accepts_the_file_and_rejects_every_tampered_
 
 def test_verify_names_the_reason(won_game):
     _, body = won_game
-    reasons = {name: verify_replay(decode_replay(json.dumps(t).encode())).reason for name, t in _tampered(body).items()}
+    reasons = {name: outcome_of(json.dumps(t).encode()) for name, t in _tampered(body).items()}
     assert reasons["header lies"] == "tampered_file"
     assert reasons["edited card"] == reasons["dropped"] == reasons["inserted"] == "tampered_file"  # the digest
-    assert set(reasons.values()) <= {"tampered_file", "illegal_event", "time_backwards", "wrong_time"}
+    assert set(reasons.values()) <= {"tampered_file", "illegal_event", "time_backwards", "wrong_time", "bad_number"}
 
 
 def test_export_of_a_game_not_yet_public_is_a_clear_error(gateway, http, audit):
@@ -132,3 +134,29 @@ def test_export_of_a_game_not_yet_public_is_a_clear_error(gateway, http, audit):
         created = bob.create("wish", WISH_OPEN)
     result = arena("export", created["id"], "--server", gateway.url)
     assert result.returncode == 1 and "not_public_yet" in result.stderr
+
+
+def test_the_server_signs_its_files_and_lists_its_key(won_game, http, gateway, tmp_path):
+    _, body = won_game
+    assert body["format"] == 2 and body["signature"]["algorithm"] == "Ed25519"
+    listed = http.get("/api/replay-keys").raise_for_status().json()
+    assert listed["current"] == body["signature"]["key_id"] in {key["key_id"] for key in listed["keys"]}
+    saved = arena("keys", "--server", gateway.url, "-o", str(tmp_path / "keys.json"))
+    assert saved.returncode == 0, saved.stderr
+    assert json.loads((tmp_path / "keys.json").read_text()) == listed
+
+
+def test_a_first_look_re_stamped_and_re_digested_but_not_re_signed_is_refused(won_game, gateway, tmp_path):
+    """The cheat a plain digest cannot stop: a faster time, the digest recomputed, the signature kept."""
+    _, body = won_game
+    faster = json.loads(json.dumps(body))
+    first_move = faster["entries"][2]["at_ms"]  # the look stamped as late as it could be: at the first move
+    faster["entries"][1]["at_ms"] = faster["entries"][1]["entry"]["at_ms"] = first_move
+    faster["result"]["time_ms"] = faster["entries"][-1]["at_ms"] - first_move
+    assert faster["result"]["time_ms"] < body["result"]["time_ms"]
+    faster["digest"] = log_digest(stored_entries(read_file(json.dumps(faster).encode())))
+    path = tmp_path / "faster.json"
+    path.write_text(json.dumps(faster))
+    assert verdict_of(path.read_bytes()).verified, "the log alone cannot tell: the edit is consistent"
+    refused = arena("verify", str(path), "--server", gateway.url)
+    assert refused.returncode == 1 and "bad_signature" in refused.stdout, refused.stdout

@@ -107,7 +107,7 @@ async def test_practice_undo_in_a_casual_wish_marks_it_assisted_and_replays(serv
     entries = await service.store.read(game.id)
     assert [e.type for e in entries].count("move_undone") == 1, "the undo is an event of its own"
     replay = build_replay(game.id, entries)
-    assert replay.result.status == "lost" and verify_replay(replay).reason == "not_won", "replayed to its end"
+    assert replay.result.status == "lost" and verify_replay(replay).verdict.reason == "not_won", "replayed to its end"
     cold = GameService(service.store, redis, clock=clock)
     assert (await cold.summary(game.id)).assisted
 
@@ -137,7 +137,7 @@ async def test_finish_logs_every_move_of_the_line_and_the_validator_replays_it(s
     assert result.answer.version > before + 1
     log = read_log(entries)
     assert engine.replay(log.created.game, log.created.variant, seed, log.engine_events()).ok
-    assert verify_replay(build_replay(game.id, entries)).verified
+    assert verify_replay(build_replay(game.id, entries)).verdict.verified
 
 
 def _line_to_finish(game: str, variant: dict, seed: int) -> list | None:
