@@ -7,11 +7,12 @@ field known (`forbid_unknown_fields`), every enumeration a Literal. The strict r
 `encode_document` gives back for it, so a `true` where `1` belongs, a missing field, an unknown
 field inside an entry or a variant written another way is refused too.
 
-The canonical bytes are RFC 8785 (the JSON Canonicalization Scheme): members sorted by name, no
-white space, strings with only the escapes JSON requires. For the documents this format allows
-(ASCII names, integers, no fractions) that is exactly msgspec's encoding with sorted keys, which a
-test checks against the `rfc8785` package, so any JCS library reproduces the bytes a signature
-covers.
+The canonical bytes are RFC 8785's (the JSON Canonicalization Scheme: members sorted by name, no
+white space, strings with only the escapes JSON requires), with one difference: an integer is
+written whole in decimal. JCS writes numbers as IEEE doubles, which cannot hold a 64-bit seed; for
+integers below 2**53 the two agree. For the documents this format allows (ASCII names, integers,
+no fractions) that is exactly msgspec's encoding with sorted keys, which a test checks against the
+`rfc8785` package.
 """
 
 from __future__ import annotations
