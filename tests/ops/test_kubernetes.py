@@ -120,6 +120,9 @@ def test_the_gateway_is_probed_scaled_protected_and_reachable(rendered):
     assert container["livenessProbe"]["httpGet"] == {"path": "/health", "port": "http"}
     assert container["resources"]["requests"]["cpu"] and container["resources"]["limits"]["memory"]
     assert container["env"][0]["valueFrom"]["secretKeyRef"] == {"name": "arena-secret", "key": "ARENA_SECRET"}
+    shared = {item["name"]: item["valueFrom"]["secretKeyRef"] for item in container["env"] if "valueFrom" in item}
+    for name in ("ARENA_TOURNAMENT_SECRET", "ARENA_REPLAY_SIGNING_SECRET"):  # never made per pod (its data dir goes)
+        assert shared[name] == {"name": "arena-secret", "key": name}
     assert selects(gateway["spec"]["selector"]["matchLabels"], pod_labels(gateway))
     hpa = by_kind(objects, "HorizontalPodAutoscaler", "gateway")
     assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": "gateway"}
