@@ -13,7 +13,7 @@ import msgspec
 from msgspec import Struct
 
 from .registry import all_rules
-from .rules import GameRules
+from .rules import AnyRules
 from .variants import Preset, VariantField, variant_fields
 
 
@@ -35,7 +35,7 @@ class Catalog(Struct, frozen=True):
     games: tuple[GameEntry, ...]  # in menu order
 
 
-def entry(rules: GameRules) -> GameEntry:
+def entry(rules: AnyRules) -> GameEntry:
     default = msgspec.structs.asdict(rules.variant_type())
     presets = tuple(
         Preset(p.id, p.title, msgspec.structs.asdict(rules.parse_variant(p.variant))) for p in rules.presets

@@ -22,12 +22,12 @@ from .errors import GAME_OVER, NOT_SUPPORTED, NOTHING_TO_FINISH, NOTHING_TO_UNDO
 from .events import AnyEvent, GameResigned, MoveUndone
 from .intents import AnyIntent, CastIntent, DealIntent, FinishIntent, RecycleIntent, ResignIntent, UndoIntent
 from .registry import rules_for
-from .rules import GameRules
+from .rules import AnyRules
 from .state import ABANDONED, FINISHED, IN_PROGRESS, LOST, WON, ActionView, GameState, PlayerView
 
 
 def initial_state(
-    game: str, variant: dict[str, Any] | None, seed: int, *, practice_undo: bool = False
+    game: str, variant: dict[str, Any] | None, seed: int, *, practice_undo: bool = False  # Any: a variant as JSON values
 ) -> GameState | RuleError:
     rules = rules_for(game)
     if isinstance(rules, RuleError):
@@ -41,7 +41,7 @@ def initial_state(
     return GameState(game, parsed, seed, board, status=rules.outcome(board, parsed), practice_undo=practice_undo)
 
 
-def _rules(state: GameState) -> GameRules:
+def _rules(state: GameState) -> AnyRules:
     rules = rules_for(state.game)
     assert not isinstance(rules, RuleError), rules
     return rules
@@ -83,7 +83,7 @@ def decide(intent: AnyIntent, state: GameState) -> list[AnyEvent] | RuleError:
 _WORDS = {WON: "won", ABANDONED: "resigned"}
 
 
-def _finish(rules: GameRules, state: GameState) -> list[AnyEvent] | RuleError:
+def _finish(rules: AnyRules, state: GameState) -> list[AnyEvent] | RuleError:
     """Every move of the game's finishing line, each decided on the state the ones before made."""
     line = rules.finish_line(state.board, state.variant)
     if line is None:
@@ -155,7 +155,7 @@ def legal_moves(state: GameState) -> list[AnyIntent]:
     return moves
 
 
-_ACTION_INTENTS = {"deal": DealIntent(), "recycle": RecycleIntent(), "cast": CastIntent()}
+_ACTION_INTENTS: dict[str, AnyIntent] = {"deal": DealIntent(), "recycle": RecycleIntent(), "cast": CastIntent()}
 
 
 def actions(state: GameState, legal: list[AnyIntent] | None = None) -> tuple[ActionView, ...]:
@@ -180,7 +180,7 @@ def actions(state: GameState, legal: list[AnyIntent] | None = None) -> tuple[Act
     return tuple(views)
 
 
-def _refusal(rules: GameRules, intent: AnyIntent, state: GameState) -> RuleError | None:
+def _refusal(rules: AnyRules, intent: AnyIntent, state: GameState) -> RuleError | None:
     if isinstance(intent, FinishIntent) and state.status == IN_PROGRESS:
         # Only whether a line exists: the view must not play the whole line out on every look.
         if rules.finish_line(state.board, state.variant) is None:

@@ -16,41 +16,41 @@ class Event(Struct, frozen=True, gc=False, tag_field="type"):
     """Base of every engine event."""
 
 
-class PairRemoved(Event, tag="pair_removed"):
+class PairRemoved(Event, frozen=True, tag="pair_removed"):
     piles: tuple[int, int]
     cards: tuple[int, int]
 
 
-class CardsMoved(Event, tag="cards_moved"):
+class CardsMoved(Event, frozen=True, tag="cards_moved"):
     src: str
     dst: str
     cards: tuple[int, ...]
 
 
-class StockDealt(Event, tag="stock_dealt"):
+class StockDealt(Event, frozen=True, tag="stock_dealt"):
     """Cards turned from the stock: ten onto the Spider columns, or up to three onto the waste."""
 
     cards: tuple[int, ...]
 
 
-class WasteRecycled(Event, tag="waste_recycled"):
+class WasteRecycled(Event, frozen=True, tag="waste_recycled"):
     pass
 
 
-class SpellCast(Event, tag="spell_cast"):
+class SpellCast(Event, frozen=True, tag="spell_cast"):
     pass
 
 
-class LuckPicked(Event, tag="luck_picked"):
+class LuckPicked(Event, frozen=True, tag="luck_picked"):
     card: int
     dst: str
 
 
-class MoveUndone(Event, tag="move_undone"):
+class MoveUndone(Event, frozen=True, tag="move_undone"):
     pass
 
 
-class GameResigned(Event, tag="game_resigned"):
+class GameResigned(Event, frozen=True, tag="game_resigned"):
     pass
 
 

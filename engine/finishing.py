@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .cards import KING, Card
-from .intents import MoveIntent, PairIntent
+from .intents import AnyIntent, MoveIntent, PairIntent
 from .piles import Pile, suit_run
 
 
-def pairs_line(piles: tuple[Pile, ...]) -> list[PairIntent] | None:
+def pairs_line(piles: tuple[Pile, ...]) -> list[AnyIntent] | None:
     """Pairing games (The Wish, Patient Pairs): when every pile left holds one card, every card is
     a top card, and each rank is left an even number of times (cards go two by two): any two of a
     rank pair off, in any order, until none is left."""
@@ -26,13 +26,13 @@ def pairs_line(piles: tuple[Pile, ...]) -> list[PairIntent] | None:
             by_rank[pile.cards[0].rank].append(index)
     if not by_rank or any(len(indexes) % 2 for indexes in by_rank.values()):
         return None
-    line = []
+    line: list[AnyIntent] = []
     for indexes in by_rank.values():
         line += [PairIntent(indexes[k], indexes[k + 1]) for k in range(0, len(indexes), 2)]
     return line
 
 
-def merge_runs_line(piles: tuple[Pile, ...], names: tuple[str, ...]) -> list[MoveIntent] | None:
+def merge_runs_line(piles: tuple[Pile, ...], names: tuple[str, ...]) -> list[AnyIntent] | None:
     """Spider (stock empty) and Wading Pool: when no card is face down and every pile is a single
     descending run of one suit, bottom to top.
 
@@ -46,7 +46,7 @@ def merge_runs_line(piles: tuple[Pile, ...], names: tuple[str, ...]) -> list[Mov
         if pile.down or suit_run(pile) != len(pile.cards):
             return None
         columns.append(list(pile.cards))
-    line: list[MoveIntent] = []
+    line: list[AnyIntent] = []
     while True:
         src = next((i for i, cards in enumerate(columns) if cards and cards[0].rank != KING), None)
         if src is None:

@@ -16,14 +16,14 @@ class Intent(Struct, frozen=True, gc=False, tag_field="type", forbid_unknown_fie
     """Base of every intent; the ``type`` tag names the kind of action."""
 
 
-class PairIntent(Intent, tag="pair"):
+class PairIntent(Intent, frozen=True, tag="pair"):
     """Remove the top cards of tableau piles `a` and `b` (The Wish, Patient Pairs)."""
 
     a: int
     b: int
 
 
-class MoveIntent(Intent, tag="move"):
+class MoveIntent(Intent, frozen=True, tag="move"):
     """Move the top `count` cards of pile `src` onto pile `dst`."""
 
     src: str
@@ -31,35 +31,35 @@ class MoveIntent(Intent, tag="move"):
     count: int = 1
 
 
-class DealIntent(Intent, tag="deal"):
+class DealIntent(Intent, frozen=True, tag="deal"):
     """Deal from the stock (a Spider deal, a Solitaire Wizard draw)."""
 
 
-class RecycleIntent(Intent, tag="recycle"):
+class RecycleIntent(Intent, frozen=True, tag="recycle"):
     """Turn the waste over to form the stock again (Solitaire Wizard)."""
 
 
-class CastIntent(Intent, tag="cast"):
+class CastIntent(Intent, frozen=True, tag="cast"):
     """Cast a spell or use a potion: the next draw turns one card (Solitaire Wizard)."""
 
 
-class LuckIntent(Intent, tag="luck"):
+class LuckIntent(Intent, frozen=True, tag="luck"):
     """Play card `card` out of the stock onto `dst` while a luck pick is open (Solitaire Wizard)."""
 
     card: int
     dst: str
 
 
-class UndoIntent(Intent, tag="undo"):
+class UndoIntent(Intent, frozen=True, tag="undo"):
     """Take back the last move (Spider; any game in casual or practice play)."""
 
 
-class FinishIntent(Intent, tag="finish"):
+class FinishIntent(Intent, frozen=True, tag="finish"):
     """Play the rest of the game in one go, once it needs no choice (each move decided and logged as
     if asked for one by one; the game's rules say when the rest needs no choice)."""
 
 
-class ResignIntent(Intent, tag="resign"):
+class ResignIntent(Intent, frozen=True, tag="resign"):
     """Give the game up; it ends as abandoned."""
 
 

@@ -12,12 +12,12 @@ import importlib
 
 from .errors import UNKNOWN_GAME, RuleError, rule_error
 from .games import patient_pairs, spider, wading_pool, wish, wizard
-from .rules import GameRules
+from .rules import AnyRules, GameRules
 
-_REGISTRY: dict[str, GameRules] = {}
+_REGISTRY: dict[str, AnyRules] = {}
 
 
-def register(rules: GameRules) -> GameRules:
+def register(rules: AnyRules) -> AnyRules:
     """Add a game, or replace the one with the same id. Its presets must all be valid variants,
     and its default variant one of them: a menu may offer nothing the engine would refuse."""
     presets = []
@@ -41,11 +41,11 @@ def game_ids() -> list[str]:
     return list(_REGISTRY)
 
 
-def all_rules() -> list[GameRules]:
+def all_rules() -> list[AnyRules]:
     return list(_REGISTRY.values())
 
 
-def rules_for(game_id: str) -> GameRules | RuleError:
+def rules_for(game_id: str) -> AnyRules | RuleError:
     rules = _REGISTRY.get(game_id) if isinstance(game_id, str) else None  # a list id is unhashable
     if rules is None:
         known = ", ".join(sorted(_REGISTRY))
@@ -53,7 +53,7 @@ def rules_for(game_id: str) -> GameRules | RuleError:
     return rules
 
 
-def load_game_module(name: str) -> GameRules:
+def load_game_module(name: str) -> AnyRules:
     """Import a module by dotted name and register its RULES (how `arena serve` adds a game that
     is not in the list below, from ARENA_GAME_MODULES)."""
     module = importlib.import_module(name)

@@ -74,7 +74,7 @@ def replay_events(state: GameState, events: Sequence[ev.AnyEvent]) -> ReplayResu
     return ReplayResult(state, len(events))
 
 
-def replay(game: str, variant: dict[str, Any] | None, seed: int, events: Sequence[ev.AnyEvent]) -> ReplayResult:
+def replay(game: str, variant: dict[str, Any] | None, seed: int, events: Sequence[ev.AnyEvent]) -> ReplayResult:  # Any: a variant as JSON values
     start = initial_state(game, variant, seed)
     if isinstance(start, RuleError):
         return ReplayResult(None, 0, start)

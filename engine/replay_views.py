@@ -41,7 +41,7 @@ class ReplaySteps(Struct, frozen=True):
     steps: tuple[ReplayStep, ...]
 
 
-def replay_steps(game: str, variant: dict[str, Any] | None, seed: int,
+def replay_steps(game: str, variant: dict[str, Any] | None, seed: int,  # Any: a variant as JSON values
                  events: Sequence[ev.AnyEvent], *, practice_undo: bool = False) -> ReplaySteps | RuleError:
     """The deal and the position after each event, with the states they show. `practice_undo` as the
     game was dealt with (its undos are in the log and fold like any other)."""

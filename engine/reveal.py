@@ -8,6 +8,8 @@ caller's decision. `revealed_state_view` shows any later position the same way (
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from .decider import initial_state
@@ -16,7 +18,7 @@ from .registry import rules_for
 from .state import GameState, PlayerView
 
 
-def revealed_view(game: str, variant: dict | None, seed: int) -> PlayerView | RuleError:
+def revealed_view(game: str, variant: dict[str, Any] | None, seed: int) -> PlayerView | RuleError:  # Any: a variant as JSON values
     """The start of the game with nothing hidden: no face-down card, the stock in order.
 
     `legal` is empty (nothing is played on a revealed deal); status, counters and info are those of

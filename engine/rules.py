@@ -7,7 +7,7 @@ engine.registry's business: this module imports no game, so a game module can im
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import msgspec
 
@@ -18,8 +18,13 @@ from .state import GameState, PileView
 from .variants import Preset, variant_fields, variant_problem
 
 
-class GameRules:
-    """Base class of a game module's rules. Subclasses fill in the class vars and methods.
+BoardT = TypeVar("BoardT")  # a game's own board Struct
+VariantT = TypeVar("VariantT", bound=msgspec.Struct)  # a game's own variant Struct
+
+
+class GameRules(Generic[BoardT, VariantT]):
+    """Base class of a game module's rules, typed by the game's board and variant. Subclasses fill
+    in the class vars and methods.
 
     The class vars are also the game's entry in the catalogue (engine.catalog): menus, titles and
     capability checks everywhere read them, so adding a game needs no list edited anywhere else.
@@ -40,7 +45,7 @@ class GameRules:
     daily_eligible: ClassVar[bool] = False
     race_eligible: ClassVar[bool] = False
 
-    def deal(self, variant: Any, seed: int) -> Any:
+    def deal(self, variant: VariantT, seed: int) -> BoardT:
         """The board at the start: a pure function of (variant, seed)."""
         raise NotImplementedError
 
@@ -48,14 +53,14 @@ class GameRules:
         """Events for a legal intent on an unfinished game, or why it is illegal."""
         raise NotImplementedError
 
-    def apply(self, board: Any, event: AnyEvent, variant: Any) -> Any:
+    def apply(self, board: BoardT, event: AnyEvent, variant: VariantT) -> BoardT:
         """The board after a move event that decide produced for this board."""
         raise NotImplementedError
 
     def legal_moves(self, state: GameState) -> list[AnyIntent]:
         raise NotImplementedError
 
-    def outcome(self, board: Any, variant: Any) -> str:
+    def outcome(self, board: BoardT, variant: VariantT) -> str:
         """in_progress, won or lost, as the game's text defines them."""
         raise NotImplementedError
 
@@ -63,7 +68,7 @@ class GameRules:
         """The player's view of the board."""
         raise NotImplementedError
 
-    def info(self, state: GameState) -> dict[str, Any]:
+    def info(self, state: GameState) -> dict[str, Any]:  # Any: the game's own JSON counters
         """Extra facts the player may see (deals left, an open cast, ...)."""
         return {}
 
@@ -77,42 +82,48 @@ class GameRules:
     # When the rest needs no choice, in players' words (the reason a Finish button is greyed out).
     finish_rule: ClassVar[str] = "this game never finishes by itself"
 
-    def finish_line(self, board: Any, variant: Any) -> list[AnyIntent] | None:
+    def finish_line(self, board: BoardT, variant: VariantT) -> list[AnyIntent] | None:
         """The moves that win from here when the rest needs no choice (any order would win), else
         None. Called on an unfinished game; it must be cheap to refuse, as every view asks."""
         return None
 
-    def hidden_cards(self, board: Any) -> frozenset[int]:
+    def hidden_cards(self, board: BoardT) -> frozenset[int]:
         """Ids of the cards the player may not see now (face down, or in the undealt stock)."""
         raise NotImplementedError
 
-    def revealed_piles(self, board: Any) -> tuple[PileView, ...]:
+    def revealed_piles(self, board: BoardT) -> tuple[PileView, ...]:
         """The board as `piles` lays it out, with every card face up (down is 0 everywhere). A stock
         lists its cards bottom to top like any pile: the next card to come off it is the last."""
         raise NotImplementedError
 
     # Variants -----------------------------------------------------------------------------
 
-    def parse_variant(self, raw: dict[str, Any] | None) -> Any | RuleError:
+    def parse_variant(self, raw: dict[str, Any] | None) -> VariantT | RuleError:  # Any: the client's JSON, checked here
         try:
-            variant = msgspec.convert(raw or {}, self.variant_type, strict=True)
+            # variant_type is the game's VariantT (a ClassVar cannot name a type variable)
+            variant = cast(VariantT, msgspec.convert(raw or {}, self.variant_type, strict=True))
         except msgspec.ValidationError as exc:
             problem = variant_problem(exc, raw, variant_fields(self.variant_type))
             return rule_error(BAD_VARIANT, f"bad variant for {self.game_id}: {problem}")
-        problem = self.check_variant(variant)
-        return rule_error(BAD_VARIANT, f"bad variant for {self.game_id}: {problem}") if problem else variant
+        refused = self.check_variant(variant)
+        return rule_error(BAD_VARIANT, f"bad variant for {self.game_id}: {refused}") if refused else variant
 
-    def check_variant(self, variant: Any) -> str | None:
+    def check_variant(self, variant: VariantT) -> str | None:
         """A reason the variant is refused beyond its Struct's own constraints (e.g. two fields that
         do not go together), or None."""
         return None
 
-    def variant_text(self, variant: Any) -> str:
+    def variant_text(self, variant: VariantT) -> str:
         """Canonical text for the deal key: sorted name=value pairs."""
         return variant_key(msgspec.structs.asdict(variant))
 
 
-def variant_key(fields: dict[str, Any]) -> str:
+def variant_key(fields: dict[str, Any]) -> str:  # Any: a variant's JSON values
     """Canonical variant text: name=value pairs sorted by name, e.g. "suits=2". Part of every deal
     key (a change here changes every deal) and the key of the statistics tables."""
     return ",".join(f"{name}={fields[name]}" for name in sorted(fields))
+
+
+# Some registered game's rules, whichever: the registry holds every game, so its board and variant
+# types are each game's own (a GameState's board and variant are that game's, read through them).
+AnyRules = GameRules[Any, Any]  # Any: each game's own board and variant

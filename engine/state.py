@@ -35,13 +35,13 @@ class GameState(Struct, frozen=True, gc=False):
     """
 
     game: str
-    variant: Any
+    variant: Any  # Any: the game's own variant Struct (its GameRules' VariantT)
     seed: int
-    board: Any
+    board: Any  # Any: the game's own board Struct (its GameRules' BoardT)
     status: str = IN_PROGRESS
     moves: int = 0
     undos: int = 0
-    history: tuple[Any, ...] = ()
+    history: tuple[Any, ...] = ()  # Any: the game's own earlier boards, for undo
     practice_undo: bool = False
 
 
@@ -69,12 +69,12 @@ class PlayerView(Struct, frozen=True, gc=False):
     """Only what the player may see: never a face-down card, never the order of an undealt stock."""
 
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant as JSON values; the game's variant_type checks them
     status: str
     moves: int
     undos: int
     piles: tuple[PileView, ...]
     legal: tuple[AnyIntent, ...]
-    info: dict[str, Any] = {}
+    info: dict[str, Any] = {}  # Any: the game's own JSON counters
     actions: tuple[ActionView, ...] = ()  # every button the game has now, available or with its reason
     notes: tuple[str, ...] = ()  # the status in players' words ("2 deals left", "Cast ready"...)

@@ -27,7 +27,7 @@ class GameResult(Struct, frozen=True):
     """One finished game: `time_ms` is the server-measured time from first view to the end."""
 
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant as JSON values; the game's variant_type checks them
     status: str
     moves: int
     time_ms: int

@@ -69,9 +69,10 @@ def variant_fields(variant_type: type[Struct]) -> tuple[VariantField, ...]:
 
 
 def _field(field: mi.Field) -> VariantField:
-    kind, meta = field.type, {}
+    kind, meta = field.type, dict[str, Any]()  # Any: a Meta's JSON-schema extras
     if isinstance(kind, mi.Metadata):
-        kind, meta = kind.type, kind.extra_json_schema or {}
+        meta = kind.extra_json_schema or {}
+        kind = kind.type
     nullable = False
     if isinstance(kind, mi.UnionType):
         others = [t for t in kind.types if not isinstance(t, mi.NoneType)]
@@ -82,12 +83,13 @@ def _field(field: mi.Field) -> VariantField:
         kind = kind.type
     common = {
         "name": field.name, "title": meta.get("title", field.name.replace("_", " ").capitalize()),
-        "default": None if field.default is mi.NODEFAULT else field.default,
+        "default": None if field.default is msgspec.NODEFAULT else field.default,
         "nullable": nullable, "description": meta.get("description", ""),
     }
     if isinstance(kind, mi.LiteralType):
         types = {type(value) for value in kind.values}
-        return VariantField(type="int" if types == {int} else "str", choices=kind.values, **common)
+        choices = tuple(value for value in kind.values if isinstance(value, int | str))  # a variant's Literals: ints or strs
+        return VariantField(type="int" if types == {int} else "str", choices=choices, **common)
     if isinstance(kind, mi.IntType):
         low = kind.ge if kind.gt is None else kind.gt + 1
         high = kind.le if kind.lt is None else kind.lt - 1
@@ -100,7 +102,7 @@ def _field(field: mi.Field) -> VariantField:
 _AT_FIELD = re.compile(r"at `\$\.(\w+)`$")
 
 
-def variant_problem(error: msgspec.ValidationError, raw: Any, fields: tuple[VariantField, ...]) -> str:
+def variant_problem(error: msgspec.ValidationError, raw: Any, fields: tuple[VariantField, ...]) -> str:  # Any: the client's JSON
     """msgspec's complaint in the variant's own words: 'piles must be 8 to 13, not 7'."""
     found = _AT_FIELD.search(str(error))
     field = next((f for f in fields if found and f.name == found.group(1)), None)
@@ -109,7 +111,7 @@ def variant_problem(error: msgspec.ValidationError, raw: Any, fields: tuple[Vari
     return f"{field.name} must be {field.allowed()}, not {_json(raw[field.name])}"
 
 
-def _json(value: Any) -> str:
+def _json(value: Any) -> str:  # Any: any JSON value
     try:
         return msgspec.json.encode(value).decode()
     except (TypeError, msgspec.EncodeError):

@@ -14,22 +14,24 @@ BAD_INTENT = "bad_intent"
 BAD_EVENT = "bad_event"
 
 
-def intent_from(raw: Any) -> AnyIntent | RuleError:
+def intent_from(raw: Any) -> AnyIntent | RuleError:  # Any: the client's JSON
     """A client's move (already parsed JSON) as an engine intent, or a clear error."""
     try:
-        return msgspec.convert(raw, AnyIntent, strict=True)
+        intent: AnyIntent = msgspec.convert(raw, AnyIntent, strict=True)
+        return intent
     except msgspec.ValidationError as exc:
         kinds = "pair {a,b}, move {src,dst,count}, deal, recycle, cast, luck {card,dst}, undo, resign"
         return rule_error(BAD_INTENT, f"not a move ({exc}); a move is one of: {kinds}")
 
 
-def event_from(raw: Any) -> AnyEvent | RuleError:
+def event_from(raw: Any) -> AnyEvent | RuleError:  # Any: the client's JSON
     try:
-        return msgspec.convert(raw, AnyEvent, strict=True)
+        event: AnyEvent = msgspec.convert(raw, AnyEvent, strict=True)
+        return event
     except msgspec.ValidationError as exc:
         return rule_error(BAD_EVENT, f"not an engine event: {exc}")
 
 
-def to_builtins(value: Any) -> Any:
+def to_builtins(value: Any) -> Any:  # Any: msgspec's to_builtins takes any Struct, gives JSON builtins
     """Structs (views, events, states, errors) as plain JSON-ready Python values."""
     return msgspec.to_builtins(value)

@@ -9,7 +9,7 @@ example session in docs/engine-protocol.md.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 from collections.abc import Callable
 
 import msgspec
@@ -22,6 +22,8 @@ from ..solver import solve
 from ..state import GameState
 from .codec import intent_from, to_builtins
 
+T = TypeVar("T")
+
 PROTOCOL_VERSION = 1
 _decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
@@ -32,7 +34,18 @@ class _Failure(Exception):
         self.error = error
 
 
-def _ok(value: Any) -> Any:
+def _deal_of(request: dict[str, Any]) -> GameState:  # Any: a JSON request and its JSON answer
+    """The deal a request names; its game, variant and seed are unchecked JSON (Any), which
+    initial_state checks and refuses with a clear error."""
+    game: Any = request.get("game")  # Any: unchecked JSON
+    seed: Any = request.get("seed")  # Any: unchecked JSON
+    state = decider.initial_state(game, request.get("variant"), seed)
+    if isinstance(state, RuleError):
+        raise _Failure(state)
+    return state
+
+
+def _ok(value: T | RuleError) -> T:
     if isinstance(value, RuleError):
         raise _Failure(value)
     return value
@@ -43,7 +56,7 @@ class EngineSession:
 
     def __init__(self) -> None:
         self.state: GameState | None = None
-        self.commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+        self.commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {  # Any: JSON requests and answers
             "hello": self.hello, "games": self.games, "catalog": self.catalog, "start": self.start,
             "legal": self.legal, "move": self.move, "view": self.view, "state": self.full_state, "replay": self.replay,
             "solve": self.solve, "quit": self.quit,
@@ -81,10 +94,10 @@ class EngineSession:
 
     # Commands -----------------------------------------------------------------------------
 
-    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         return {"engine": "patience-arena", "protocol": PROTOCOL_VERSION, "games": game_ids()}
 
-    def games(self, request: dict[str, Any]) -> dict[str, Any]:
+    def games(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         out = []
         for game in game_ids():
             rules = _ok(rules_for(game))
@@ -92,12 +105,13 @@ class EngineSession:
             out.append({"game": game, "title": rules.title, "variant_defaults": defaults, "undo": rules.has_undo})
         return {"games": out}
 
-    def catalog(self, request: dict[str, Any]) -> dict[str, Any]:
+    def catalog(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         """The whole catalogue, as GET /api/catalog serves it: presets, variant fields, capabilities."""
-        return to_builtins(catalog())
+        built: dict[str, Any] = to_builtins(catalog())  # Any: the catalogue as JSON
+        return built
 
-    def start(self, request: dict[str, Any]) -> dict[str, Any]:
-        self.state = _ok(decider.initial_state(request.get("game"), request.get("variant"), request.get("seed")))
+    def start(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
+        self.state = _deal_of(request)
         return {"view": to_builtins(decider.player_view(self.state))}
 
     def _current(self) -> GameState:
@@ -105,19 +119,21 @@ class EngineSession:
             raise _Failure(rule_error("no_game", "no game: send {\"cmd\": \"start\", \"game\": ..., \"seed\": ...}"))
         return self.state
 
-    def legal(self, request: dict[str, Any]) -> dict[str, Any]:
+    def legal(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         return {"moves": to_builtins(decider.legal_moves(self._current()))}
 
-    def move(self, request: dict[str, Any]) -> dict[str, Any]:
-        intent = _ok(intent_from(request.get("move")))
-        state, events = _ok(decider.play(intent, self._current()))
+    def move(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
+        parsed = intent_from(request.get("move"))
+        if isinstance(parsed, RuleError):
+            raise _Failure(parsed)
+        state, events = _ok(decider.play(parsed, self._current()))
         self.state = state
         return {"events": to_builtins(events), "view": to_builtins(decider.player_view(state))}
 
-    def view(self, request: dict[str, Any]) -> dict[str, Any]:
+    def view(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         return {"view": to_builtins(decider.player_view(self._current()))}
 
-    def full_state(self, request: dict[str, Any]) -> dict[str, Any]:
+    def full_state(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         """Everything, face-down cards included: a tool's view, not a player's."""
         state = self._current()
         return {
@@ -129,9 +145,9 @@ class EngineSession:
             "view": to_builtins(decider.player_view(state)),
         }
 
-    def replay(self, request: dict[str, Any]) -> dict[str, Any]:
+    def replay(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         """Play a list of moves from a fresh deal; stops at the first illegal one and says why."""
-        state = _ok(decider.initial_state(request.get("game"), request.get("variant"), request.get("seed")))
+        state = _deal_of(request)
         moves = request.get("moves")
         if not isinstance(moves, list):
             raise _Failure(rule_error("bad_request", "replay needs \"moves\": a list of moves"))
@@ -146,16 +162,16 @@ class EngineSession:
         self.state = state
         return {"applied": len(moves), "complete": True, "view": to_builtins(decider.player_view(state))}
 
-    def solve(self, request: dict[str, Any]) -> dict[str, Any]:
+    def solve(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         if "game" in request:  # a deal of its own; the current game is left alone
-            state = _ok(decider.initial_state(request.get("game"), request.get("variant"), request.get("seed")))
+            state = _deal_of(request)
         else:
             state = self._current()
         verdict = _ok(solve(state, request.get("budget")))
         return {"result": verdict.result, "winnable": verdict.winnable, "line": to_builtins(verdict.line),
                 "nodes": verdict.nodes}
 
-    def quit(self, request: dict[str, Any]) -> dict[str, Any]:
+    def quit(self, request: dict[str, Any]) -> dict[str, Any]:  # Any: a JSON request and its JSON answer
         self.finished = True
         return {"bye": True}
 

@@ -7,7 +7,8 @@ empty, lost when cards remain and no two top cards share a rank. Empty piles sta
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TypeVar
 
 from msgspec import Struct
 
@@ -26,19 +27,22 @@ class PairsBoard(Struct, frozen=True, gc=False):
     piles: tuple[Pile, ...]
 
 
-class PairingRules(GameRules):
+V = TypeVar("V", bound=Struct)  # the pairing game's own variant
+
+
+class PairingRules(GameRules[PairsBoard, V]):
     """A pairing game is its deck, its pile sizes and how many cards of each pile start face down."""
 
     def deck(self) -> tuple[Card, ...]:
         raise NotImplementedError
 
-    def pile_sizes(self, variant: Any) -> tuple[int, ...]:
+    def pile_sizes(self, variant: V) -> tuple[int, ...]:
         raise NotImplementedError
 
-    def face_down(self, variant: Any) -> bool:
+    def face_down(self, variant: V) -> bool:
         return False
 
-    def deal(self, variant: Any, seed: int) -> PairsBoard:
+    def deal(self, variant: V, seed: int) -> PairsBoard:
         cards = shuffled(self.deck(), deal_key(self.game_id, self.variant_text(variant), seed))
         rows = deal_rows(cards, self.pile_sizes(variant))
         hide = self.face_down(variant)
@@ -70,7 +74,7 @@ class PairingRules(GameRules):
             a, b, top_a, top_b = b, a, top_b, top_a
         return [PairRemoved(piles=(a, b), cards=(top_a.id, top_b.id))]
 
-    def apply(self, board: PairsBoard, event: AnyEvent, variant: Any) -> PairsBoard:
+    def apply(self, board: PairsBoard, event: AnyEvent, variant: V) -> PairsBoard:
         assert isinstance(event, PairRemoved)
         piles = list(board.piles)
         for index in event.piles:
@@ -80,7 +84,7 @@ class PairingRules(GameRules):
     def legal_moves(self, state: GameState) -> list[AnyIntent]:
         return [PairIntent(a, b) for a, b in pairs_on(state.board.piles)]
 
-    def outcome(self, board: PairsBoard, variant: Any) -> str:
+    def outcome(self, board: PairsBoard, variant: V) -> str:
         if not any(pile.cards for pile in board.piles):
             return WON
         return IN_PROGRESS if next(iter(pairs_on(board.piles)), None) else LOST
@@ -90,7 +94,7 @@ class PairingRules(GameRules):
             PileView(f"t{i}", "tableau", pile.down, pile.face_up) for i, pile in enumerate(state.board.piles)
         )
 
-    def info(self, state: GameState) -> dict[str, Any]:
+    def info(self, state: GameState) -> dict[str, Any]:  # Any: the game's own JSON counters
         return {"cards_left": sum(len(pile) for pile in state.board.piles)}
 
     def notes(self, state: GameState) -> tuple[str, ...]:
@@ -99,7 +103,7 @@ class PairingRules(GameRules):
 
     finish_rule = "Finish comes once every pile left holds a single card"
 
-    def finish_line(self, board: PairsBoard, variant: Any) -> list[AnyIntent] | None:
+    def finish_line(self, board: PairsBoard, variant: V) -> list[AnyIntent] | None:
         return pairs_line(board.piles)
 
     def hidden_cards(self, board: PairsBoard) -> frozenset[int]:
@@ -109,7 +113,7 @@ class PairingRules(GameRules):
         return tuple(PileView(f"t{i}", "tableau", 0, pile.cards) for i, pile in enumerate(board.piles))
 
 
-def pairs_on(piles: tuple[Pile, ...]):
+def pairs_on(piles: tuple[Pile, ...]) -> Iterator[tuple[int, int]]:
     """Every (a, b), a < b, whose top cards share a rank."""
     tops = [(i, pile.cards[-1].rank) for i, pile in enumerate(piles) if pile.cards]
     for x, (a, rank_a) in enumerate(tops):

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from ..cards import standard_deck
+from ..cards import Card, standard_deck
 from ..variants import preset
 from .pairing import PairingRules
 
@@ -19,7 +19,7 @@ class PatientPairsVariant(Struct, frozen=True, forbid_unknown_fields=True):
     piles: Annotated[int, Meta(ge=8, le=13, title="Piles")] = 13
 
 
-class PatientPairsRules(PairingRules):
+class PatientPairsRules(PairingRules[PatientPairsVariant]):
     game_id = "patient-pairs"
     title = "Patient Pairs"
     blurb = "52 cards face up. Remove pairs of equal rank from the tops of the piles."
@@ -28,7 +28,7 @@ class PatientPairsRules(PairingRules):
     has_solver = True
     daily_eligible = race_eligible = True
 
-    def deck(self):
+    def deck(self) -> tuple[Card, ...]:
         return standard_deck()
 
     def pile_sizes(self, variant: PatientPairsVariant) -> tuple[int, ...]:

@@ -9,7 +9,7 @@ Undo is the decider's generic one (has_undo). See docs/rules/spider.md.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 from collections.abc import Iterator
 
 from msgspec import Meta, Struct
@@ -81,7 +81,7 @@ def clear_complete_runs(board: SpiderBoard) -> SpiderBoard:
     return SpiderBoard(tuple(columns), board.stock, cleared)
 
 
-def _column(name: Any) -> int | RuleError:
+def _column(name: Any) -> int | RuleError:  # Any: an intent's pile name, unchecked
     index = _COLUMN_INDEX.get(name) if isinstance(name, str) else None
     if index is None:
         return rule_error(NO_SUCH_PILE, f"no pile {name!r} in Spider: the columns are t0 to t9")
@@ -225,13 +225,14 @@ _MOVE_INTENTS = {
     if src != dst
 }
 # The same intents by source, target and count (count 0 unused): _INTENTS_FROM[src][dst][count].
-_INTENTS_FROM = tuple(
+# The Nones (count 0, a column onto itself) are never read: the listing skips both, hence the cast.
+_INTENTS_FROM = cast(tuple[tuple[tuple[MoveIntent, ...], ...], ...], tuple(
     tuple((None, *(_MOVE_INTENTS.get((src, dst, count)) for count in range(1, RUN_LENGTH + 1))) for dst in range(COLUMNS))
     for src in range(COLUMNS)
-)
+))
 
 
-class SpiderRules(GameRules):
+class SpiderRules(GameRules[SpiderBoard, SpiderVariant]):
     game_id = "spider"
     title = "Spider"
     has_solver = True
@@ -263,16 +264,17 @@ class SpiderRules(GameRules):
                 'deals ({"type": "deal"}), undo and resign',
             )
         src, dst = _column(intent.src), _column(intent.dst)
-        for index in (src, dst):
-            if isinstance(index, RuleError):
-                return index
+        if isinstance(src, RuleError):
+            return src
+        if isinstance(dst, RuleError):
+            return dst
         refusal = move_refusal(board, src, dst, intent.count)
         if refusal:
             return refusal
         moved = board.columns[src].cards[-intent.count :]
         return [CardsMoved(src=intent.src, dst=intent.dst, cards=tuple(card.id for card in moved))]
 
-    def apply(self, board: SpiderBoard, event: AnyEvent, variant: Any) -> SpiderBoard:
+    def apply(self, board: SpiderBoard, event: AnyEvent, variant: SpiderVariant) -> SpiderBoard:
         columns = list(board.columns)
         if isinstance(event, StockDealt):
             dealt = board.stock[:DEAL_SIZE]
@@ -289,12 +291,14 @@ class SpiderRules(GameRules):
 
     def legal_moves(self, state: GameState) -> list[AnyIntent]:
         board: SpiderBoard = state.board
+        # The list is built fresh for us: appending intents of other kinds to it is safe, which the
+        # checker cannot know of a list[MoveIntent] (lists are invariant), and a copy would cost a move.
         moves: list[AnyIntent] = legal_tableau_intents(board)  # type: ignore[assignment]
         if deal_refusal(board) is None:
             moves.append(DealIntent())
         return moves
 
-    def outcome(self, board: SpiderBoard, variant: Any) -> str:
+    def outcome(self, board: SpiderBoard, variant: SpiderVariant) -> str:
         if board.cleared_runs >= RUNS_TO_WIN:
             return WON
         return IN_PROGRESS if any_move_left(board) else LOST
@@ -305,7 +309,7 @@ class SpiderRules(GameRules):
         views.append(PileView("stock", "stock", len(board.stock), ()))
         return tuple(views) + cleared_piles(board)
 
-    def info(self, state: GameState) -> dict[str, Any]:
+    def info(self, state: GameState) -> dict[str, Any]:  # Any: the game's own JSON counters
         board: SpiderBoard = state.board
         return {"deals_left": len(board.stock) // DEAL_SIZE, "cleared_runs": board.cleared_runs}
 
@@ -321,7 +325,7 @@ class SpiderRules(GameRules):
         "Finish comes once the stock is dealt, no card is face down and every column is a single run of one suit"
     )
 
-    def finish_line(self, board: SpiderBoard, variant: Any) -> list[AnyIntent] | None:
+    def finish_line(self, board: SpiderBoard, variant: SpiderVariant) -> list[AnyIntent] | None:
         if board.stock:
             return None
         return merge_runs_line(board.columns, COLUMN_NAMES)

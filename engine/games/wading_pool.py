@@ -8,6 +8,7 @@ no legal move exists. There is no variant. See docs/rules/wading-pool.md for the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from msgspec import Struct
@@ -44,7 +45,7 @@ def complete_suits(piles: tuple[Pile, ...]) -> int:
     return sum(1 for pile in piles if suit_run(pile) == FULL_RUN)
 
 
-def moves_on(piles: tuple[Pile, ...]):
+def moves_on(piles: tuple[Pile, ...]) -> Iterator[tuple[int, int, int]]:
     """Every legal (src, dst, count), src-major then dst then count, so the order is stable.
 
     Onto a card: only the one count whose head card is one rank below that card, in its suit.
@@ -68,7 +69,7 @@ def moves_on(piles: tuple[Pile, ...]):
                 yield src, dst, count
 
 
-class WadingPoolRules(GameRules):
+class WadingPoolRules(GameRules[WadingPoolBoard, WadingPoolVariant]):
     game_id = "wading-pool"
     title = "Wading Pool"
     has_solver = True
@@ -119,7 +120,7 @@ class WadingPoolRules(GameRules):
             )
         return [CardsMoved(src=intent.src, dst=intent.dst, cards=tuple(card.id for card in moving))]
 
-    def apply(self, board: WadingPoolBoard, event: AnyEvent, variant: Any) -> WadingPoolBoard:
+    def apply(self, board: WadingPoolBoard, event: AnyEvent, variant: WadingPoolVariant) -> WadingPoolBoard:
         assert isinstance(event, CardsMoved)
         src, dst = _PILE_INDEX[event.src], _PILE_INDEX[event.dst]
         rest, moving = board.piles[src].take(len(event.cards))
@@ -128,7 +129,7 @@ class WadingPoolRules(GameRules):
     def legal_moves(self, state: GameState) -> list[AnyIntent]:
         return [MoveIntent(PILE_NAMES[s], PILE_NAMES[d], n) for s, d, n in moves_on(state.board.piles)]
 
-    def outcome(self, board: WadingPoolBoard, variant: Any) -> str:
+    def outcome(self, board: WadingPoolBoard, variant: WadingPoolVariant) -> str:
         if complete_suits(board.piles) == 4:
             return WON
         return IN_PROGRESS if next(moves_on(board.piles), None) else LOST
@@ -136,7 +137,7 @@ class WadingPoolRules(GameRules):
     def piles(self, state: GameState) -> tuple[PileView, ...]:
         return self.revealed_piles(state.board)  # nothing is ever hidden: the view is the whole board
 
-    def info(self, state: GameState) -> dict[str, Any]:
+    def info(self, state: GameState) -> dict[str, Any]:  # Any: the game's own JSON counters
         return {"complete_suits": complete_suits(state.board.piles)}
 
     def notes(self, state: GameState) -> tuple[str, ...]:
@@ -145,7 +146,7 @@ class WadingPoolRules(GameRules):
 
     finish_rule = "Finish comes once every pile is a single run of one suit, King or not at its foot"
 
-    def finish_line(self, board: WadingPoolBoard, variant: Any) -> list[AnyIntent] | None:
+    def finish_line(self, board: WadingPoolBoard, variant: WadingPoolVariant) -> list[AnyIntent] | None:
         return merge_runs_line(board.piles, PILE_NAMES)
 
     def hidden_cards(self, board: WadingPoolBoard) -> frozenset[int]:

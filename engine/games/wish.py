@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta, Struct
 
-from ..cards import wish_deck
+from ..cards import Card, wish_deck
 from ..variants import preset
 from .pairing import PairingRules
 
@@ -21,7 +21,7 @@ class WishVariant(Struct, frozen=True, forbid_unknown_fields=True):
     ] = "standard"
 
 
-class WishRules(PairingRules):
+class WishRules(PairingRules[WishVariant]):
     game_id = "wish"
     title = "The Wish"
     blurb = "32 cards in 8 piles. Pair off top cards of equal rank until every pile is gone."
@@ -33,7 +33,7 @@ class WishRules(PairingRules):
     has_solver = True
     daily_eligible = race_eligible = True
 
-    def deck(self):
+    def deck(self) -> tuple[Card, ...]:
         return wish_deck()
 
     def pile_sizes(self, variant: WishVariant) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta, Struct
 
-from ..cards import WIZARD, wizard_deck
+from ..cards import WIZARD, Card, wizard_deck
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled
 from ..intents import AnyIntent, CastIntent, DealIntent, LuckIntent, MoveIntent, RecycleIntent
@@ -38,7 +38,7 @@ class WizardVariant(Struct, frozen=True, forbid_unknown_fields=True):
     ] = None
 
 
-class WizardRules(GameRules):
+class WizardRules(GameRules[WizardBoard, WizardVariant]):
     game_id = "wizard"
     title = "Solitaire Wizard"
     has_solver = True
@@ -141,7 +141,7 @@ class WizardRules(GameRules):
             views.append(PileView("stock", "stock", len(board.stock), ()))
         return tuple(views)
 
-    def info(self, state: GameState) -> dict[str, Any]:
+    def info(self, state: GameState) -> dict[str, Any]:  # Any: the game's own JSON counters
         board: WizardBoard = state.board
         redeals = state.variant.redeals
         return {
@@ -246,7 +246,7 @@ def _decide_luck(intent: LuckIntent, board: WizardBoard) -> list[AnyEvent] | Rul
     return [LuckPicked(card=card.id, dst=intent.dst)]
 
 
-def _placement_problem(card, board: WizardBoard, kind: str, index: int, name: str) -> str | None:
+def _placement_problem(card: Card, board: WizardBoard, kind: str, index: int, name: str) -> str | None:
     if kind == "foundation":
         if fits_foundation(card, board.foundations[index]):
             return None
@@ -262,7 +262,7 @@ def _placement_problem(card, board: WizardBoard, kind: str, index: int, name: st
     return f"the {card.label()} does not go on {name}: it needs one lower and a different suit"
 
 
-def _take(board: WizardBoard, name: str, count: int):
+def _take(board: WizardBoard, name: str, count: int) -> tuple[WizardBoard, tuple[Card, ...]]:
     kind, index = PILE_NAMES[name]
     if kind == "waste":
         return msgspec.structs.replace(board, waste=board.waste[:-count]), board.waste[-count:]
@@ -272,7 +272,7 @@ def _take(board: WizardBoard, name: str, count: int):
     return msgspec.structs.replace(board, **{field: replace(piles, {index: pile})}), cards
 
 
-def _put(board: WizardBoard, name: str, cards) -> WizardBoard:
+def _put(board: WizardBoard, name: str, cards: tuple[Card, ...]) -> WizardBoard:
     kind, index = PILE_NAMES[name]
     field = "tableau" if kind == "tableau" else "foundations"
     piles = getattr(board, field)

@@ -6,7 +6,7 @@ tableau and the foundations ever receive a card; the stock only deals.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from msgspec import Struct
 
@@ -107,11 +107,11 @@ def can_play_somewhere(card: Card, board: WizardBoard) -> bool:
     )
 
 
-def playable_cards(board: WizardBoard):
+def playable_cards(board: WizardBoard) -> Callable[[Card], bool]:
     """A fast test equal to `can_play_somewhere(card, board)`, for checking many cards at once:
     the foundations want their next cards (and any Wizard while a slot is empty), each tableau top
     wants one lower in another suit, and an empty pile wants a King."""
-    wanted = set()
+    wanted: set[tuple[int, str]] = set()
     empty_slot = False
     for slot in board.foundations:
         top = slot.top
@@ -134,7 +134,7 @@ def playable_cards(board: WizardBoard):
         if (card.rank, card.suit) in wanted or (card.rank == KING and empty_pile):
             return True
         suits = below.get(card.rank)
-        return bool(suits) and (len(suits) > 1 or card.suit not in suits)
+        return suits is not None and (len(suits) > 1 or card.suit not in suits)
 
     return playable
 

@@ -27,7 +27,10 @@ def play_reachable(board: WizardBoard, redeals: int | None) -> bool:
     return args is not None and _search(*args)
 
 
-def search_args(board: WizardBoard, redeals: int | None) -> tuple | None:
+SearchArgs = tuple[tuple[tuple[bool, bool], ...], int, int, int, bool, bool, bool, int | None]  # _search's
+
+
+def search_args(board: WizardBoard, redeals: int | None) -> SearchArgs | None:
     """The search's hashable inputs for this board, or None when no stock or waste card could ever
     play wherever it lay (no search needed). `_search.__wrapped__(*args)` is the uncached search."""
     cycle = board.waste + tuple(reversed(board.stock))
@@ -70,7 +73,7 @@ def _search(
     """Depth-first search over stock-cycling states; memoised per position (replays repeat them)."""
     n = len(cycle)
     unlimited = recycles_left is None
-    start = (split, streak, cast_open, cast_active, luck_open, 0 if unlimited else recycles_left)
+    start = (split, streak, cast_open, cast_active, luck_open, 0 if recycles_left is None else recycles_left)
     seen = {start}
     stack = [start]
     while stack:

@@ -50,7 +50,10 @@ def solvable_games() -> list[str]:
 def default_budget(state: GameState) -> int:
     """The budget of a solve whose caller names none: DEFAULT_BUDGETS, or Spider's for the suit count
     of its board (spider.BUDGETS_BY_SUITS; four suits keep DEFAULT_BUDGETS["spider"])."""
-    solver = rules_for(state.game).solver
+    rules = rules_for(state.game)
+    solver = None if isinstance(rules, RuleError) else rules.solver
+    if solver is None:
+        raise KeyError(f"{state.game} has no solver")
     if solver == "spider":
         from .spider import BUDGETS_BY_SUITS, suits_of
 
@@ -75,7 +78,7 @@ def solve(state: GameState, budget: int | None = None) -> Verdict | RuleError:
     return Verdict(result, line, nodes)
 
 
-def solve_deal(game: str, variant: dict[str, Any] | None, seed: int, budget: int | None = None) -> Verdict | RuleError:
+def solve_deal(game: str, variant: dict[str, Any] | None, seed: int, budget: int | None = None) -> Verdict | RuleError:  # Any: a variant as JSON values
     state = initial_state(game, variant, seed)
     return state if isinstance(state, RuleError) else solve(state, budget)
 

@@ -6,7 +6,8 @@ viewer after the game, never for a client that must not see face-down cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from msgspec import Struct
 
@@ -99,8 +100,9 @@ def point_of_no_return(start: GameState, intents: Sequence[AnyIntent], budget: i
     return NoReturn("found", high - 1, nodes)
 
 
-def _scan(positions, verdict, nodes) -> NoReturn | RuleError:
-    boards: dict = {}
+def _scan(positions: Sequence[GameState], verdict: Callable[[int], Verdict | RuleError],
+          nodes: Callable[[], int]) -> NoReturn | RuleError:
+    boards: dict[Any, Verdict | RuleError] = {}  # board (a game-specific Struct, hashable) -> its verdict
     for index in range(1, len(positions)):
         board = positions[index].board
         found = boards.get(board)

@@ -8,13 +8,14 @@ from __future__ import annotations
 import math
 import time
 from typing import Any
-from collections.abc import Iterable
+from collections.abc import Callable
 
 from msgspec import Struct
 
 from ..decider import initial_state
 from ..errors import RuleError
-from . import solve
+from ..state import GameState
+from . import Verdict, solve
 from .search import UNKNOWN, UNWINNABLE, WINNABLE
 
 
@@ -31,7 +32,7 @@ def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
 
 class Figures(Struct):
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant as JSON values; the game's variant_type checks them
     seeds: range
     counts: dict[str, int]
     times: list[float]  # seconds per deal, in seed order
@@ -55,10 +56,9 @@ HEADER = (f"{'game':14} {'variant':13} {'seeds':>12} {'winnable [95% interval]':
           f" {'median ms':>9} {'p90 ms':>9} {'p99 ms':>9} {'max ms':>9} {'nodes':>8}")
 
 
-def measure(game: str, variant: dict[str, Any], seeds: Iterable[int], budget: int | None = None,
-            on_deal=None) -> Figures | RuleError:
+def measure(game: str, variant: dict[str, Any], seeds: range, budget: int | None = None,  # Any: a variant as JSON values
+            on_deal: Callable[[int, GameState, Verdict, float], None] | None = None) -> Figures | RuleError:
     """Solve every seed; `on_deal(seed, state, verdict, seconds)` is called after each."""
-    seeds = range(seeds.start, seeds.stop) if isinstance(seeds, range) else seeds
     figures = Figures(game, variant, seeds, {WINNABLE: 0, UNWINNABLE: 0, UNKNOWN: 0}, [], [])
     for seed in seeds:
         state = initial_state(game, variant, seed)

@@ -17,6 +17,7 @@ boards share one verdict. So without undo a review is a binary search
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 from msgspec import Struct
@@ -64,7 +65,7 @@ def review(states: Sequence[GameState], events: Sequence[AnyEvent], budget: Budg
         return rules
     budget = budget or REVIEW_BUDGETS.get(rules.solver, Budget(10_000, 100_000))
     forward = [not isinstance(event, MoveUndone) for event in events]  # forward[k]: step k -> k + 1
-    boards: dict = {}
+    boards: dict[Any, int] = {}  # board -> its number; a board is a game-specific Struct, hashable
     board_of = [boards.setdefault(state.board, len(boards)) for state in states]  # equal boards, one number
     verdicts = [UNKNOWN] * len(states)
     known = [UNKNOWN] * len(boards)  # per board: searched, or carried from a step that has it
@@ -93,10 +94,10 @@ def review(states: Sequence[GameState], events: Sequence[AnyEvent], budget: Budg
         if failed is not None:
             return failed
     while nodes < budget.total:
-        step = _next_to_search(verdicts, searched, board_of)
-        if step is None:
+        next_step = _next_to_search(verdicts, searched, board_of)
+        if next_step is None:
             break
-        failed = search(step)
+        failed = search(next_step)
         if failed is not None:
             return failed
     result, lost_at = _no_return(verdicts)
@@ -112,7 +113,7 @@ def _as_position(state: GameState) -> GameState:
     return msgspec.structs.replace(state, status=rules.outcome(state.board, state.variant))
 
 
-def _spread(board_of, forward, verdicts, known) -> None:
+def _spread(board_of: list[int], forward: list[bool], verdicts: list[str], known: list[str]) -> None:
     """Verdicts carried along every forward move, and to every step with the same board, until
     nothing changes."""
     changed = True
@@ -132,7 +133,7 @@ def _spread(board_of, forward, verdicts, known) -> None:
                 verdicts[step + 1], changed = UNWINNABLE, True
 
 
-def _next_to_search(verdicts, searched, board_of) -> int | None:
+def _next_to_search(verdicts: list[str], searched: list[int], board_of: list[int]) -> int | None:
     """The middle of the longest stretch of steps still unknown whose boards were not searched yet
     (a bisection while the line has no undo), or None when there is none left."""
     tried = {board_of[step] for step in searched}

@@ -15,7 +15,7 @@ says so; it never looks at a clock, so a verdict is a pure function of the posit
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 from collections.abc import Callable, Hashable, Iterable
 
 from msgspec import Struct
@@ -25,17 +25,21 @@ WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 
 class SearchResult(Struct, frozen=True):
     result: str  # WINNABLE, UNWINNABLE or UNKNOWN
-    steps: tuple[Any, ...]  # the game's moves from the root to a win, flattened; () unless WINNABLE
+    steps: tuple[Any, ...]  # Any: each solver's own steps (SearchResult is shared); the game's moves from the root to a win, flattened; () unless WINNABLE
     nodes: int  # distinct nodes visited (the root included)
 
 
+N = TypeVar("N")  # a solver's own node (a board, or a board and a flag)
+S = TypeVar("S")  # a solver's own step (an intent, a compact move tuple, ...)
+
+
 def depth_first(
-    root: Any,
-    expand: Callable[[Any], Iterable[tuple[tuple[Any, ...], Any]]],
-    key: Callable[[Any], Hashable],
-    won: Callable[[Any], bool],
+    root: N,
+    expand: Callable[[N], Iterable[tuple[tuple[S, ...], N]]],
+    key: Callable[[N], Hashable],
+    won: Callable[[N], bool],
     budget: int,
-    seen: set | None = None,
+    seen: set[Hashable] | None = None,
 ) -> SearchResult:
     """Search from `root` (its own steps already applied by the caller).
 
@@ -47,7 +51,7 @@ def depth_first(
     seen = set() if seen is None else seen
     seen.add(key(root))
     nodes = 1
-    path: list[tuple[Any, ...]] = []
+    path: list[tuple[S, ...]] = []
     stack = [iter(expand(root))]
     while stack:
         for steps, child in stack[-1]:

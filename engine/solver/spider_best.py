@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import heapq
 import zlib
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeVar
 from collections.abc import Callable, Generator, Iterator
 
 from .spider_board import Node, Step, Steps, apply_deal, apply_move
@@ -302,7 +302,11 @@ def best_first(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node],
     return search
 
 
-def interleave(searches: list[Search], budget: int, used: int = 0) -> tuple[bool | None, list[Step], int]:
+S = TypeVar("S")  # a game's step: interleave runs Spider's searches and the Wizard's alike
+
+
+def interleave(searches: list[Generator[tuple[int, list[S] | None], int, int]], budget: int, used: int = 0
+               ) -> tuple[bool | None, list[S], int]:
     """Run primed searches in turns of SLICE nodes: (True, steps, nodes) for the first to win;
     (False, [], nodes) when all ran dry without a win (this proves nothing); (None, [], nodes)
     when `budget` nodes (counting `used` already) were spent first. The turns are in a fixed

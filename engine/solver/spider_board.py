@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Final, Union
 
-from ..cards import FRENCH_SUITS
+from collections.abc import Iterable
+
+from ..cards import FRENCH_SUITS, Card
 
 # Final: compiled with mypyc (setup.py), these are inlined as C constants, and every local below has
 # a declared or inferred type (int, bytes, tuples of them), so the compiled code indexes, compares and
@@ -42,7 +44,7 @@ Step = Union[Move, str]  # a move, or "deal"
 Steps = tuple[Step, ...]  # the steps of one child: one move or deal, or a macro-move's two moves
 
 
-def code_of(card) -> int:
+def code_of(card: Card) -> int:
     return SUIT_INDEX[card.suit] * 16 + card.rank
 
 
@@ -117,7 +119,7 @@ def run_lengths(cols: tuple[bytes, ...], downs: tuple[int, ...]) -> list[int]:
     return runs
 
 
-def make_node(cols, downs, dealt: int, cleared: int) -> Node:
+def make_node(cols: Iterable[Iterable[int]], downs: Iterable[int], dealt: int, cleared: int) -> Node:
     """A node from columns given as any sequences of codes (bytes, tuples)."""
     return tuple(bytes(col) for col in cols), tuple(downs), dealt, cleared
 

@@ -115,7 +115,7 @@ def _restarts(root: Node, deals: Deals, runs_to_win: int, key: Callable[[Node], 
             try:
                 fresh, line = search.send(min(quota - done, left))
             except StopIteration as stop:  # ran dry: so would every other salt
-                return done + stop.value
+                return done + int(stop.value)  # the generator returns its nodes: an int
             done += fresh
             left -= fresh
             if line is not None:

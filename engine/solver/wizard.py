@@ -33,10 +33,10 @@ On the last pass a position whose waste walls in more cards than the tableau cou
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
-from ..cards import KING, WIZARD, WIZARD_SUITS
-from ..events import AnyEvent, CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled
+from ..cards import KING, WIZARD, WIZARD_SUITS, Card
+from ..events import CardsMoved, LuckPicked, SpellCast, StockDealt, WasteRecycled
 from ..games.wizard import RULES, WizardVariant
 from ..games.wizard_moves import (
     DECK_SIZE, FOUNDATION_NAMES, TABLEAU_NAMES, WizardBoard, fits_foundation, fits_tableau, run_length,
@@ -47,11 +47,9 @@ from .spider_best import interleave
 from .wizard_best import PORTFOLIOS, best_first
 from .wizard_bound import lost_on_last_pass
 from .wizard_level_moves import level_moves
-from .wizard_levels import tableau_key, with_shifts
+from .wizard_levels import Node, Step, tableau_key, with_shifts
 
 _SUIT = {suit: index for index, suit in enumerate(WIZARD_SUITS)}
-Step = tuple[AnyIntent, AnyEvent]
-Node = tuple[WizardBoard, bool]  # a board, and whether the step that led to it was a stock-cycle step
 # The move ranks (see WizardSearch.moves) of the stock-cycle steps: a cast, a draw, a recycle.
 CYCLE_STEPS = frozenset({7, 8, 9})
 
@@ -65,7 +63,7 @@ def _heights(board: WizardBoard) -> list[int]:
     return heights
 
 
-def _to_foundation(card, board: WizardBoard) -> str | None:
+def _to_foundation(card: Card, board: WizardBoard) -> str | None:
     """The one foundation slot this card should go to (the first empty one for a Wizard), or None."""
     for index, slot in enumerate(board.foundations):
         if fits_foundation(card, slot):
@@ -73,7 +71,7 @@ def _to_foundation(card, board: WizardBoard) -> str | None:
     return None
 
 
-def _move(board: WizardBoard, src: str, dst: str, cards) -> Step:
+def _move(board: WizardBoard, src: str, dst: str, cards: tuple[Card, ...]) -> Step:
     return MoveIntent(src, dst, len(cards)), CardsMoved(src=src, dst=dst, cards=tuple(card.id for card in cards))
 
 
@@ -99,8 +97,10 @@ class WizardSearch:
             floor = min(heights)
             step = None
             for index, pile in enumerate(board.tableau):
-                card = pile.top
-                if len(pile.cards) <= pile.down or not (card.rank <= 1 or card.rank - 1 <= floor):
+                if len(pile.cards) <= pile.down:
+                    continue
+                card = pile.cards[-1]
+                if not (card.rank <= 1 or card.rank - 1 <= floor):
                     continue
                 dst = _to_foundation(card, board)
                 if dst is not None:
@@ -119,8 +119,9 @@ class WizardSearch:
     def last_pass(self, board: WizardBoard) -> bool:
         return self.redeals is not None and board.redeals_used >= self.redeals
 
-    def key(self, node: Node):
+    def key(self, node: Node) -> Hashable:
         board, after_cycle = node
+        tableau: Hashable
         if self.levels:
             tableau = tableau_key(board)
         else:
@@ -191,14 +192,14 @@ class WizardSearch:
         elif board.waste and (self.redeals is None or board.redeals_used < self.redeals):
             yield 9, (RecycleIntent(), WasteRecycled())
         for f, slot in enumerate(board.foundations if self.complete and not after_cycle else ()):
-            card = slot.top
-            if card is None or card.rank == WIZARD:
+            slot_top = slot.top
+            if slot_top is None or slot_top.rank == WIZARD:
                 continue
             for d, target in enumerate(tableau):
-                if (target.cards or d == first_empty) and fits_tableau(card, target):
-                    yield 10, _move(board, FOUNDATION_NAMES[f], TABLEAU_NAMES[d], (card,))
+                if (target.cards or d == first_empty) and fits_tableau(slot_top, target):
+                    yield 10, _move(board, FOUNDATION_NAMES[f], TABLEAU_NAMES[d], (slot_top,))
 
-    def expand(self, node: Node):
+    def expand(self, node: Node) -> Iterator[tuple[tuple[Step, ...], Node]]:
         board, after_cycle = node
         if self.bound and self.last_pass(board) and lost_on_last_pass(board):
             return  # the waste can never be cleared (wizard_bound): no child
@@ -210,7 +211,7 @@ class WizardSearch:
             steps, child = self.close(self.apply(board, step))
             yield (step, *steps), (child, self._after_cycle(rank, steps))
 
-    def _expand_levels(self, board: WizardBoard, after_cycle: bool):
+    def _expand_levels(self, board: WizardBoard, after_cycle: bool) -> Iterator[tuple[tuple[Step, ...], Node]]:
         ranked = sorted(level_moves(board, after_cycle, self.complete, self.redeals), key=lambda item: item[0])
         for rank, plan, make in ranked:
             shifts, moved = with_shifts(self.apply, board, plan)
@@ -259,5 +260,5 @@ def solve_board(board: WizardBoard, variant: WizardVariant, budget: int) -> tupl
         found = SearchResult(last.result, last.steps, used + last.nodes)
     elif found.result != WINNABLE:
         found = SearchResult(UNKNOWN, (), used)
-    line = tuple(intent for intent, _ in steps + found.steps) if found.result == WINNABLE else ()
-    return found.result, line, found.nodes
+    intents = tuple(intent for intent, _ in steps + found.steps) if found.result == WINNABLE else ()
+    return found.result, intents, found.nodes

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import heapq
 from typing import NamedTuple
-from collections.abc import Callable, Generator, Hashable
+from collections.abc import Callable, Generator, Hashable, Iterable
 
-from ..games.wizard_moves import WizardBoard
+from .wizard_levels import Node, Step
 
 
 class Weights(NamedTuple):
@@ -39,7 +39,7 @@ THRIFTY = Weights(10, 6, 2, 40, 1)  # for limited redeals: a recycle is dear
 PORTFOLIOS = {"unlimited": (HOMING, DIGGING), "limited": (HOMING, THRIFTY, DIGGING)}
 
 
-def worth(node: tuple[WizardBoard, bool], w: Weights) -> int:
+def worth(node: Node, w: Weights) -> int:
     board = node[0]
     home = sum(len(slot.cards) for slot in board.foundations)
     down = sum(pile.down for pile in board.tableau)
@@ -47,16 +47,19 @@ def worth(node: tuple[WizardBoard, bool], w: Weights) -> int:
     return w.home * home - w.down * down - w.cycle * cycle - w.redeal * board.redeals_used
 
 
-Search = Generator[tuple[int, list | None], int, int]
+Steps = tuple[Step, ...]
+Search = Generator[tuple[int, list[Step] | None], int, int]
+Expand = Callable[[Node], Iterable[tuple[Steps, Node]]]
 
 
-def _search(root: WizardBoard, expand, key: Callable[[WizardBoard], Hashable], won, w: Weights) -> Search:
+def _search(root: Node, expand: Expand, key: Callable[[Node], Hashable], won: Callable[[Node], bool],
+            w: Weights) -> Search:
     """One weighting's best-first search as a coroutine, as spider_best's: sent a number of
     nodes, it searches that many and yields (that number, None), or (nodes, steps) on a win; it
     returns the nodes of its last slice when it runs dry. Ties go to the newest position."""
     seen = {key(root)}
-    parents: list[tuple[int, tuple]] = [(-1, ())]  # per generated position: (parent, its steps)
-    boards: list[WizardBoard | None] = [root]
+    parents: list[tuple[int, Steps]] = [(-1, ())]  # per generated position: (parent, its steps)
+    boards: list[Node | None] = [root]
     depth = [0]
     heap = [(-worth(root, w), 0)]
     fresh = 0
@@ -65,6 +68,7 @@ def _search(root: WizardBoard, expand, key: Callable[[WizardBoard], Hashable], w
         _, negative_index = heapq.heappop(heap)
         index = -negative_index
         board = boards[index]
+        assert board is not None, "each position is popped once"
         boards[index] = None  # expanded: only its line back to the root is kept
         for steps, child in expand(board):
             child_key = key(child)
@@ -86,7 +90,7 @@ def _search(root: WizardBoard, expand, key: Callable[[WizardBoard], Hashable], w
     return fresh
 
 
-def _line(parents: list, index: int) -> list:
+def _line(parents: list[tuple[int, Steps]], index: int) -> list[Step]:
     parts = []
     while index > 0:
         index, steps = parents[index]
@@ -95,7 +99,8 @@ def _line(parents: list, index: int) -> list:
     return [step for part in parts for step in part]
 
 
-def best_first(root: WizardBoard, expand, key, won, w: Weights) -> Search:
+def best_first(root: Node, expand: Expand, key: Callable[[Node], Hashable], won: Callable[[Node], bool],
+               w: Weights) -> Search:
     search = _search(root, expand, key, won, w)
     next(search)
     return search

@@ -27,23 +27,27 @@ the loose cards whatever it lies on), so one target per card is searched.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..cards import KING, WIZARD, Card
+from ..events import AnyEvent
 from ..games.wizard_moves import WizardBoard, run_length
+from ..intents import AnyIntent
+from ..piles import Pile
 
 Shift = tuple[Card, Card]  # (a loose card, the free parent its run goes onto)
 
 
-def run_start(pile) -> int:
+def run_start(pile: Pile) -> int:
     """Index in pile.cards of the base of the top run (len(cards) when the pile is empty)."""
     face_up = pile.cards[pile.down :]
     return len(pile.cards) - (run_length(face_up) if face_up else 0)
 
 
-def tableau_key(board: WizardBoard):
+def tableau_key(board: WizardBoard) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Piles up to their bases (sorted: piles are alike) and the loose cards (a sorted tuple)."""
-    skeletons, loose = [], []
+    skeletons: list[tuple[int, ...]] = []
+    loose: list[int] = []
     for pile in board.tableau:
         start = run_start(pile)
         skeletons.append((pile.down, *(card.id for card in pile.cards[: start + 1])))
@@ -119,7 +123,8 @@ class Levels:
 
 # The moves searched over levels ------------------------------------------------------------------
 
-Step = tuple  # (intent, event), as in engine.solver.wizard
+Step = tuple[AnyIntent, AnyEvent]  # a move as the Wizard searches play it: the intent and its one event
+Node = tuple[WizardBoard, bool]  # a board, and whether the step that led to it was a stock-cycle step
 
 
 def _locate(board: WizardBoard, card: Card) -> tuple[int, int]:
@@ -141,9 +146,10 @@ def _run_move(board: WizardBoard, head: Card, dst: str) -> Step:
     return MoveIntent(src, dst, len(cards)), CardsMoved(src=src, dst=dst, cards=tuple(card.id for card in cards))
 
 
-def with_shifts(apply, board: WizardBoard, plan: list[Shift]) -> tuple[list[Step], WizardBoard]:
+def with_shifts(apply: Callable[[WizardBoard, Step], WizardBoard], board: WizardBoard, plan: list[Shift]
+                ) -> tuple[list[Step], WizardBoard]:
     """Play the shifts of a plan on the board (each a legal run move), for the line to replay."""
-    steps = []
+    steps: list[Step] = []
     for loose, parent in plan:
         step = _run_move(board, loose, f"t{_locate(board, parent)[0]}")
         steps.append(step)

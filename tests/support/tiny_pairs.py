@@ -22,7 +22,7 @@ class TinyPairsVariant(Struct, frozen=True, forbid_unknown_fields=True):
     piles: Annotated[Literal[2, 4], Meta(title="Piles")] = 4
 
 
-class TinyPairsRules(PairingRules):
+class TinyPairsRules(PairingRules[TinyPairsVariant]):
     game_id = "tiny-pairs"
     title = "Tiny Pairs"
     blurb = "Four cards, two pairs: a game for testing that every part knows a new game."
