@@ -319,7 +319,7 @@ def main(argv: list[str]) -> int:
 
 
 def _ws_impl() -> str:
-    from services.settings import settings_from_environment
+    from services.runtime.settings import settings_from_environment
 
     return settings_from_environment().ws_impl
 

@@ -28,9 +28,9 @@ import psutil
 from websockets.asyncio.client import connect
 
 from bench.bench_overload import ServeProcess
-from services.gateway.fanout import Fanout
-from services.gateway.game_socket import published
-from services.gateway.pubsub_link import PubSubLink
+from services.gateway.links.fanout import Fanout
+from services.gateway.sockets.game_socket import published
+from services.gateway.links.pubsub_link import PubSubLink
 from services.redis.client import server_client
 from services.redis.embedded import EmbeddedRedis
 from services.store.keys import racer_channel

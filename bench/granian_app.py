@@ -7,6 +7,6 @@ from __future__ import annotations
 
 def app():
     from services.gateway import create_app
-    from services.settings import settings_from_environment
+    from services.runtime.settings import settings_from_environment
 
     return create_app(settings_from_environment())

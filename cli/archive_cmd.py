@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from services.settings import settings_from_environment
+    from services.runtime.settings import settings_from_environment
 
     if not args.status:
         print("arena archive: say what to show: --status")
@@ -32,7 +32,7 @@ async def _status(settings, as_json: bool) -> int:
     import msgspec
 
     from services.archive.status import archive_status
-    from services.clock import server_clock
+    from services.runtime.clock import server_clock
     from services.redis.client import open_redis
 
     client = await open_redis(settings.redis_url)

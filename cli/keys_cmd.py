@@ -40,7 +40,7 @@ def fetch_keys(server: str) -> bytes:
 def run(args: argparse.Namespace) -> int:
     import msgspec
 
-    from services.settings import settings_from_environment
+    from services.runtime.settings import settings_from_environment
     from services.validator.replay_signing import KeyList, signer_from
 
     if args.server:

@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from services.settings import settings_from_environment
+    from services.runtime.settings import settings_from_environment
 
     settings = settings_from_environment()
     if not settings.redis_url:
@@ -46,11 +46,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace, settings: Any) -> int:
-    from services.clock import server_clock
+    from services.runtime.clock import server_clock
     from services.games.service import GameService
-    from services.gateway.board_socket import announcer
-    from services.gateway.fanout import Fanout
-    from services.gateway.pubsub_link import PubSubLink
+    from services.gateway.sockets.board_socket import announcer
+    from services.gateway.links.fanout import Fanout
+    from services.gateway.links.pubsub_link import PubSubLink
     from services.redis.client import open_redis, parse_redis_url, server_client
     from services.store import EventStore
     from services.tournaments.review_desk import ReviewDesk

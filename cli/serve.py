@@ -1,6 +1,6 @@
 """`arena serve`: the gateway under uvicorn, on the embedded Redis unless REDIS_URL is set.
 
-Settings come from the environment (services/settings.py); --host, --port and --data-dir override
+Settings come from the environment (services/runtime/settings.py); --host, --port and --data-dir override
 them. Ctrl-C or SIGTERM stops uvicorn first (sockets closed, channels drained), then Redis (its
 append-only file flushed), so no acknowledged move is lost.
 
@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
     from services.gateway import create_app
     from services.redis.embedded import EmbeddedRedis, RedisServerError, RedisServerNotFound
     from services.redis.supervisor import SupervisedRedis
-    from services.logging import configure_logging, never_log
-    from services.settings import settings_from_environment
+    from services.runtime.logging import configure_logging, never_log
+    from services.runtime.settings import settings_from_environment
 
     overrides = {"host": args.host, "port": args.port, "data_dir": args.data_dir, "workers": args.workers}
     settings = settings_from_environment().with_overrides(**overrides)
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             log_level=settings.log_level,
-            log_config=None,  # services/logging.py configured every logger: JSON lines with the ids
+            log_config=None,  # services/runtime/logging.py configured every logger: JSON lines with the ids
             access_log=False,  # its lines carry the query string, where a websocket's token travels
             ws=settings.ws_impl,
             ws_per_message_deflate=settings.ws_deflate,

@@ -4,7 +4,7 @@ One Python process runs one event loop on one core. Here the parent keeps the em
 REDIS_URL) and starts N ordinary `arena serve` processes, each binding the same port with SO_REUSEPORT:
 the kernel spreads new connections over them. They share nothing in memory; what they share is what two
 gateways on two machines share already: the game logs and move records in Redis (a move through either
-is durable and deduplicated there), game updates over Redis pub/sub (services/gateway/fanout.py), the
+is durable and deduplicated there), game updates over Redis pub/sub (services/gateway/links/fanout.py), the
 secret in the data folder (made here once, before they start), and their metrics through
 prometheus-client's multiprocess folder (made empty here unless PROMETHEUS_MULTIPROC_DIR is set).
 
@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from services.settings import Settings
+from services.runtime.settings import Settings
 
 STOP_TIMEOUT_S = 30.0
 RESTART_PAUSE_S = 1.0  # a worker that dies at once is not restarted in a tight loop
@@ -61,7 +61,7 @@ def metrics_folder(data_dir: Path) -> str:
 
 def serve_workers(settings: Settings) -> int:
     """Run `settings.workers` workers on settings.host/port with settings.redis_url until a signal."""
-    from services.identity import load_or_create_secret
+    from services.identity.tokens import load_or_create_secret
 
     load_or_create_secret(settings.secret, settings.data_dir)  # made once, here, not raced by the workers
     if settings.tournament_secret is None:

@@ -13,7 +13,7 @@ from engine.errors import RuleError
 from engine.solver import UNKNOWN, UNWINNABLE, WINNABLE, solvable_games
 from engine.solver.compiled import describe
 from engine.solver.figures import HEADER, measure
-from services.solver_pool import collector_paused
+from services.runtime.solver_pool import collector_paused
 
 
 def _seed_range(text: str) -> range:
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.stats and (done % 100 == 0 or done == total):
             print(f"  {done}/{total} deals solved ({so_far})", file=sys.stderr, flush=True)
 
-    with collector_paused(), (bar or nullcontext()):  # this process only solves (services/solver_pool.py)
+    with collector_paused(), (bar or nullcontext()):  # this process only solves (services/runtime/solver_pool.py)
         figures = measure(args.game, variant, args.seeds, args.budget, on_deal)
     if isinstance(figures, RuleError):
         print(f"arena solve: {figures.message}", file=sys.stderr)

@@ -31,8 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from services.logging import configure_logging
-    from services.settings import settings_from_environment
+    from services.runtime.logging import configure_logging
+    from services.runtime.settings import settings_from_environment
 
     settings = settings_from_environment()
     if not settings.redis_url:
@@ -60,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
 
 async def _serve(redis_url: str, workers: int, review: Any, batch: int, claim_idle_ms: int, settings: Any) -> None:
     from services.games.service import GameService
-    from services.gateway.board_socket import announcer
-    from services.gateway.fanout import Fanout
-    from services.gateway.pubsub_link import PubSubLink
+    from services.gateway.sockets.board_socket import announcer
+    from services.gateway.links.fanout import Fanout
+    from services.gateway.links.pubsub_link import PubSubLink
     from services.redis.client import open_redis, parse_redis_url, server_client
     from services.archive.objects import default_archive_url, open_objects
     from services.archive.read_through import GameArchive, ReadThroughStore

@@ -39,7 +39,7 @@ from redis.exceptions import RedisError
 import engine
 from engine import IN_PROGRESS, LOST, WON, GameState
 
-from ..faults import crash_point
+from ..runtime.faults import crash_point
 from ..games.entries import CASUAL_KINDS, GameCreated
 from ..games.projections import final_state
 from ..games.live import ms_between

@@ -59,7 +59,7 @@ from .model import (  # noqa: F401  (re-exported: the service's public shapes)
 )
 from ..store import EventStore, VersionConflict
 from .. import metrics
-from ..faults import BEFORE_SUBMISSION, crash_point
+from ..runtime.faults import BEFORE_SUBMISSION, crash_point
 
 RECENT_GAMES = 20  # how far back a new casual game looks for an unfinished one to abandon
 # A casual game's deal number is short enough to read out and type (1 to a billion); dailies and races

@@ -13,8 +13,8 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException
 from msgspec import Struct
 
-from .overload import RETRY_AFTER_SECONDS, cause_of, warnings
-from .static_pages import is_page_request, not_found_page
+from .guards.overload import RETRY_AFTER_SECONDS, cause_of, warnings
+from .routes.static_pages import is_page_request, not_found_page
 
 
 class ErrorBody(Struct, frozen=True):

@@ -21,41 +21,41 @@ from litestar.plugins import InitPluginProtocol
 
 from ..games.hints import Hints
 from ..games.service import GameService
-from ..identity import Identity, TokenClaims, load_or_create_secret
+from ..identity.tokens import Identity, TokenClaims, load_or_create_secret
 from ..redis.client import open_redis, parse_redis_url, server_client
 from ..redis.lean_link import LeanLink
 from ..redis.waiting_cluster import WaitingRedisCluster
-from ..sessions import Sessions
-from ..settings import Settings
-from ..young_collector import YoungCollector
-from .auth import current_claims, current_player
-from .catalog import CatalogController
+from ..identity.sessions import Sessions
+from ..runtime.settings import Settings
+from ..runtime.young_collector import YoungCollector
+from .guards.auth import current_claims, current_player
+from .routes.catalog import CatalogController
 from .errors import ApiError, api_error_response, http_error_response, unavailable_response
-from .fanout import Fanout
-from .overload import UNAVAILABLE_ERRORS
-from .pubsub_link import Link, PubSubLink
-from .sharded_link import ShardedPubSubLink
+from .links.fanout import Fanout
+from .guards.overload import UNAVAILABLE_ERRORS
+from .links.pubsub_link import Link, PubSubLink
+from .links.sharded_link import ShardedPubSubLink
 from ..races.service import RaceService
 from ..tournaments.service import TournamentService
 from .wiring import ProcessServices
-from .hint_routes import HintsController
-from .http import GamesController, health, ready
-from .account_routes import AccountsController
-from .board_socket import announcer, board_socket
-from .daily_routes import DailiesController, StatsController
-from .limits import limit_middleware, register_limit_store, too_many_requests_handler
-from .player_budget import PlayerBudgets
-from ..logging import never_log
+from .routes.hint_routes import HintsController
+from .routes.game_routes import GamesController, health, ready
+from .routes.account_routes import AccountsController
+from .sockets.board_socket import announcer, board_socket
+from .routes.daily_routes import DailiesController, StatsController
+from .guards.limits import limit_middleware, register_limit_store, too_many_requests_handler
+from .sockets.player_budget import PlayerBudgets
+from ..runtime.logging import never_log
 from ..metrics.exposition import forget_this_process
 from ..store.replication import resolve_replica_ack
-from .metrics_routes import metrics
-from .race_frames import RaceFanout
-from .race_replay_routes import GhostController, RaceReplayController
-from .race_routes import RacesController, RatingsController, join_link
-from .race_socket import race_socket
-from .replay_routes import ReplaysController
-from .session_routes import PlayersController, SessionController, TicketsController
-from .sockets import echo_socket, game_socket
+from .routes.metrics_routes import metrics
+from .sockets.race_frames import RaceFanout
+from .routes.race_replay_routes import GhostController, RaceReplayController
+from .routes.race_routes import RacesController, RatingsController, join_link
+from .sockets.race_socket import race_socket
+from .routes.replay_routes import ReplaysController
+from .routes.session_routes import PlayersController, SessionController, TicketsController
+from .sockets.socket_routes import echo_socket, game_socket
 
 
 log = logging.getLogger("arena.gateway")

@@ -29,9 +29,9 @@ from ..races.ratings import Ratings
 from ..races.service import RaceService
 from ..races.store import RaceStore
 from ..races.wiring import verdict_lookup
-from ..clock import server_clock
-from ..settings import Settings
-from ..solver_pool import stop_solver_pool
+from ..runtime.clock import server_clock
+from ..runtime.settings import Settings
+from ..runtime.solver_pool import stop_solver_pool
 from ..store.replication import ReplicaAck
 from ..tournaments.scheduler import DailyScheduler
 from ..tournaments.service import TournamentService, load_tournament_secret

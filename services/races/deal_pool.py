@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from ..solver_pool import in_solver_worker
+from ..runtime.solver_pool import in_solver_worker
 from ..store.keys import race_deals_key
 from .commands import RaceError
 from .deal import ChosenDeal, choose_deal

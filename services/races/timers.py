@@ -13,7 +13,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from ..unavailable import UNAVAILABLE_ERRORS, Warnings
+from ..runtime.unavailable import UNAVAILABLE_ERRORS, Warnings
 from . import core
 from .core import RaceState
 from .store import RaceStore

@@ -40,7 +40,7 @@ def as_bytes(reply: bytes | str) -> bytes:
     return reply if isinstance(reply, bytes) else reply.encode()
 
 
-POOL_SIZE = 100  # redis-py's own default cap; services/settings.py carries the configured one
+POOL_SIZE = 100  # redis-py's own default cap; services/runtime/settings.py carries the configured one
 POOL_TIMEOUT = 5.0
 
 

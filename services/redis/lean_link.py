@@ -11,7 +11,7 @@ It only carries: error replies come back as values, and a connection that fails,
 answer within `reply_timeout` (then it is dropped) raises (ConnectionError, TimeoutError) so the caller sends the batch again
 through redis-py, which follows cluster redirects, refreshes its slot map and reports errors as it always
 did. Each caller says why its commands are safe to send twice (services/store/append_link.py,
-services/gateway/pubsub_link.py). TLS, Unix sockets and credential providers are left to redis-py
+services/gateway/links/pubsub_link.py). TLS, Unix sockets and credential providers are left to redis-py
 (`usable`).
 """
 

@@ -2,7 +2,7 @@
 
 Ranked play needs one. An account keeps a player id of the same form as a guest's, so a guest who
 registers keeps their id, and with it their games and statistics (`upgrade_guest`); tokens stay
-what services.identity signs. Names are 3 to 20 ASCII letters, digits, "_" or "-", starting with a
+what services.identity.tokens signs. Names are 3 to 20 ASCII letters, digits, "_" or "-", starting with a
 letter or digit; unique regardless of case ("Alice" and "alice" are one name), shown as typed.
 
 Keys (services/store/keys.py): `account-name:{<folded name>}` -> player id, claimed with SET NX,
@@ -25,7 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from msgspec import Struct
 
 from engine.errors import RuleError, rule_error
-from services.identity import PLAYER_PREFIX
+from services.identity.tokens import PLAYER_PREFIX
 from services.redis.client import AnyRedis, as_text
 from services.store.keys import account_key, account_name_key
 

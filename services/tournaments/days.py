@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import RuleError
 
-from ..solver_pool import in_solver_worker
+from ..runtime.solver_pool import in_solver_worker
 from ..store.keys import daily_status_key, daily_stream_id, daily_stream_pattern, daily_unrevealed_key
 from . import challenge as ch
 from .catalogue import ChallengeRef, parse_challenge_key

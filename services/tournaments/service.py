@@ -192,7 +192,7 @@ class TournamentService(AttemptResults, ChallengeDays):
 
 def load_tournament_secret(given: str | None, data_dir: Any) -> bytes:
     """ARENA_TOURNAMENT_SECRET, else one generated once into the data folder (never the token secret)."""
-    from ..identity import load_or_create_secret
+    from ..identity.tokens import load_or_create_secret
 
     return load_or_create_secret(given, data_dir, name="tournament-secret")
 

@@ -18,7 +18,7 @@ import msgspec
 from redis.exceptions import ResponseError
 
 from ..games.entries import GameCreated
-from ..logging import bound_ids
+from ..runtime.logging import bound_ids
 from ..metrics import VALIDATOR_CHECKED
 from ..games.record import BadLog, read_log
 from ..store import EventStore

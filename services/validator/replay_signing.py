@@ -83,7 +83,7 @@ class ReplaySigner:
 
 def signer_from(configured: str | None, data_dir: Path) -> ReplaySigner:
     """The deployment's signer: ARENA_REPLAY_SIGNING_SECRET, else the secret made once in data_dir."""
-    from ..identity import load_or_create_secret
+    from ..identity.tokens import load_or_create_secret
 
     return ReplaySigner(load_or_create_secret(configured, data_dir, name=SECRET_NAME))
 

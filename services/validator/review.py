@@ -31,7 +31,7 @@ from msgspec import Struct
 from ..games.record import GameLog
 
 if TYPE_CHECKING:
-    from ..settings import Settings
+    from ..runtime.settings import Settings
 
 # Reason codes (stored in the attempt stream and shown on the board: never renamed)
 FAST_FIRST_MOVE, FAST_MOVES, EVEN_TEMPO, FAST_TOTAL = "fast_first_move", "fast_moves", "even_tempo", "fast_total"
@@ -39,7 +39,7 @@ REASONS = (FAST_FIRST_MOVE, FAST_MOVES, EVEN_TEMPO, FAST_TOTAL)
 
 
 class ReviewRules(Struct, frozen=True, kw_only=True):
-    """The thresholds (services/settings.py reads each from the environment); 0 turns a rule off.
+    """The thresholds (services/runtime/settings.py reads each from the environment); 0 turns a rule off.
 
     Why each default leaves a fast person alone:
     - first move 300 ms: the time runs from the server logging the first look, so it holds the

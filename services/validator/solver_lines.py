@@ -24,7 +24,7 @@ from engine.solver import solve
 
 from ..games.entries import DAILY, GameCreated
 from ..games.record import start_state
-from ..solver_pool import in_solver_worker
+from ..runtime.solver_pool import in_solver_worker
 from ..tournaments.winnable import DAILY_BUDGETS
 
 DealKey = tuple[str, str, int]

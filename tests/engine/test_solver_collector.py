@@ -1,5 +1,5 @@
 """The solvers make no reference cycles, which is what lets a process that only solves pause Python's cyclic
-collector during a search (services/solver_pool.py: a full collection walks every position a search keeps, a
+collector during a search (services/runtime/solver_pool.py: a full collection walks every position a search keeps, a
 sixth of a long Spider search's CPU). A search that made cycles would, with the collector paused, hold their
 memory until the search ended: this fails first."""
 

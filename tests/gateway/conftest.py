@@ -15,7 +15,7 @@ import uvicorn
 
 from services.gateway import create_app
 from services.redis.embedded import free_port
-from services.settings import Settings
+from services.runtime.settings import Settings
 from tests.gateway.client import Audit, Client
 
 SECRET = "gateway-test-secret"

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from services.gateway.fanout import Fanout, LocalSockets
-from services.gateway.pubsub_link import PubSubLink
+from services.gateway.links.fanout import Fanout, LocalSockets
+from services.gateway.links.pubsub_link import PubSubLink
 from services.redis.lean_link import LeanLink
 from services.store.keys import updates_channel
 from tests.fixtures.redis import unique_id

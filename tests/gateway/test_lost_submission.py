@@ -1,6 +1,6 @@
 """A gateway killed (SIGKILL) between a winning append and its submission: the win is still verified.
 
-The first server dies at that very point (ARENA_TEST_FAULT, services/faults.py); the validator of a
+The first server dies at that very point (ARENA_TEST_FAULT, services/runtime/faults.py); the validator of a
 second server, started afterwards on the same Redis, finds the won game among the unsettled ones by
 reading its log and verifies it: the project's own reconciliation, not a retry by the client.
 """

@@ -8,8 +8,8 @@ from litestar import WebSocket
 from litestar.exceptions import WebSocketDisconnect
 
 from services.gateway import create_app
-from services.gateway.raw_send import RAW_SEND, keep_raw_send, text_sender
-from services.settings import Settings
+from services.gateway.sockets.raw_send import RAW_SEND, keep_raw_send, text_sender
+from services.runtime.settings import Settings
 
 
 class Recorder:

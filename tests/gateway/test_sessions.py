@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from services.identity import Identity
+from services.identity.tokens import Identity
 from tests.gateway.client import Client
 from tests.gateway.conftest import SECRET, ServerThread, gateway_settings
 

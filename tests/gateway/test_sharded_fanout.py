@@ -11,9 +11,9 @@ import pytest
 import redis
 import redis.cluster
 
-from services.gateway.fanout import Fanout
+from services.gateway.links.fanout import Fanout
 from services.gateway.plugin import pubsub_link
-from services.gateway.sharded_link import ShardedPubSubLink
+from services.gateway.links.sharded_link import ShardedPubSubLink
 from services.redis.client import open_redis, parse_redis_url
 from services.store.keys import (
     board_channel, daily_board_key, log_key, race_channel, race_presence_key, racer_channel, updates_channel,

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.gateway.messages import PingC2S, decode_c2s
+from services.gateway.sockets.messages import PingC2S, decode_c2s
 from tests.strategies import any_intent
 
 pytestmark = pytest.mark.integration

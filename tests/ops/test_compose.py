@@ -15,7 +15,7 @@ from dockerfile_parse import DockerfileParser
 
 from cli.main import build_parser
 from services.gateway import create_app
-from services.settings import Settings
+from services.runtime.settings import Settings
 
 INFRA = Path(__file__).resolve().parents[2] / "infra"
 OUR_IMAGE = "patience-arena:latest"
@@ -36,8 +36,8 @@ def app_routes(tmp_path_factory) -> set[str]:
 
 
 def settings_variables() -> set[str]:
-    """Every variable services/settings.py reads."""
-    source = (Path(__file__).resolve().parents[2] / "services" / "settings.py").read_text()
+    """Every variable services/runtime/settings.py reads."""
+    source = (Path(__file__).resolve().parents[2] / "services" / "runtime" / "settings.py").read_text()
     return set(re.findall(r'"((?:ARENA_|REDIS_)[A-Z_]+)"', source))
 
 

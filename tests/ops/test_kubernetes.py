@@ -25,7 +25,7 @@ K8S = Path(__file__).resolve().parents[2] / "k8s"
 BASE = K8S / "base"
 OVERLAYS = ("dev", "prod")
 KUBERNETES = k8s.latest_version()
-SETTINGS = Path(__file__).resolve().parents[2] / "services" / "settings.py"
+SETTINGS = Path(__file__).resolve().parents[2] / "services" / "runtime" / "settings.py"
 
 
 def documents(path: Path) -> list[dict]:

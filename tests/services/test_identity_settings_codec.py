@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import engine
 from services.games import codec
-from services.identity import Identity, TokenClaims, load_or_create_secret, signing_key
-from services.settings import Settings, parse_limit, settings_from_environment
+from services.identity.tokens import Identity, TokenClaims, load_or_create_secret, signing_key
+from services.runtime.settings import Settings, parse_limit, settings_from_environment
 from tests.strategies import random_games, registered_variants
 
 

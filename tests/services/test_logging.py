@@ -8,8 +8,8 @@ import logging
 
 import pytest
 
-from services.identity import Identity
-from services.logging import REDACTED, bind_ids, bound_ids, configure_logging, get_logger, level_number, never_log
+from services.identity.tokens import Identity
+from services.runtime.logging import REDACTED, bind_ids, bound_ids, configure_logging, get_logger, level_number, never_log
 
 SECRET = "a-server-secret-that-must-never-show"
 

@@ -12,7 +12,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import MaxConnectionsError
 
 from services.redis.client import open_redis, parse_redis_url
-from services.settings import settings_from_environment
+from services.runtime.settings import settings_from_environment
 from tests.fixtures.redis import unique_id
 
 pytestmark = pytest.mark.integration

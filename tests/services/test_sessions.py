@@ -8,11 +8,11 @@ import uuid
 import pytest
 import redis.asyncio as aioredis
 
-from services.gateway.limits import FailOpenRedisStore
-from services.identity import Identity, TokenClaims
+from services.gateway.guards.limits import FailOpenRedisStore
+from services.identity.tokens import Identity, TokenClaims
 from services.redis.client import open_redis
 from services.redis.embedded import free_port
-from services.sessions import Sessions
+from services.identity.sessions import Sessions
 from services.store.keys import RATE_LIMIT_NAMESPACE
 
 pytestmark = pytest.mark.integration

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 
-from services.solver_pool import collector_paused, in_solver_worker, solver_pool, stop_solver_pool
+from services.runtime.solver_pool import collector_paused, in_solver_worker, solver_pool, stop_solver_pool
 
 
 def collector_state() -> tuple[bool, int]:

@@ -1,0 +1,143 @@
+"""The game socket: parse, rate-limit, hand moves to the service, fan updates out. It decides no rule.
+
+One connection watches one game. The owner plays; anyone else authenticated watches read-only.
+An update is encoded once per version and the same bytes go to every socket of the game: sockets
+of this process get it directly, other gateway processes over Redis pub/sub (see fanout.py).
+"""
+
+from __future__ import annotations
+
+
+from litestar import WebSocket
+
+from ...games.service import GameService, Refusal, Snapshot
+from ...metrics import observe_move, redis_error, socket_shown
+from ...runtime.settings import Settings
+from ...store.keys import updates_channel as channel_of
+from ..links.fanout import Fanout
+from .messages import (
+    CLOSE_FORBIDDEN, CLOSE_NOT_FOUND,
+    AcceptedS2C,
+    ErrorS2C,
+    MoveC2S,
+    RejectedS2C,
+    SnapshotS2C,
+    UpdateS2C,
+    encode_s2c,
+    encode_snapshot,
+)
+from ..guards.overload import UNAVAILABLE_ERRORS, warnings
+from .pushes import VersionedPushes
+from .raw_send import frame_of, text_sender
+from .frame_admission import FrameAdmission
+
+OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped (each view is whole)
+
+
+def accepted_frames(move_id: str, version: int, snapshot: Snapshot) -> tuple[bytes, bytes]:
+    """The mover's acceptance carrying the snapshot, and everyone else's update: the snapshot encoded once."""
+    shown = encode_snapshot(snapshot)
+    # A Raw value in a field typed Snapshot: msgspec encodes it as the bytes it holds.
+    return encode_s2c(AcceptedS2C(move_id, version, shown)), encode_s2c(UpdateS2C(shown))  # type: ignore[arg-type]
+
+
+def published(version: int, frame: bytes) -> bytes:
+    """What goes on the channel (after the origin tag): the version first, so a socket can skip
+    what it already sent."""
+    return b"%d\n" % version + frame
+
+
+class GameSocket(VersionedPushes):
+    outbox_limit = OUTBOX_LIMIT
+
+    def __init__(
+        self,
+        socket: WebSocket,
+        service: GameService,
+        fanout: Fanout,
+        settings: Settings,
+        game_id: str,
+        viewer_id: str,
+    ) -> None:
+        super().__init__()
+        self.socket = socket
+        self.send_text = text_sender(socket)
+        self.service = service
+        self.fanout = fanout
+        self.channel = channel_of(game_id)
+        self.settings = settings
+        self.game_id = game_id
+        self.viewer_id = viewer_id
+        self.admission = FrameAdmission(settings, self.send)
+
+    async def send(self, frame: bytes) -> None:
+        await self.send_text(frame)  # the ASGI event itself, past the per-message wrappers (raw_send.py)
+
+    async def run(self) -> None:
+        # Listen (here and on Redis) before the snapshot so no update can fall between them.
+        self.fanout.watch(self.channel, self)
+        try:
+            try:
+                if not await self.send_snapshot():
+                    return
+            except UNAVAILABLE_ERRORS as exc:  # overloaded or away: the socket stays, the client may c2s.sync
+                await self.send_unavailable("a first snapshot", exc)
+            while True:
+                message = await self.socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                await self.on_frame(frame_of(message))
+        finally:
+            self.fanout.unwatch(self.channel, self)
+            self.stop_pushing()
+
+    async def send_snapshot(self) -> bool:
+        await self.fanout.ready(self.channel)  # other processes' updates reach us from here on
+        opened = await self.service.open_for(self.game_id, self.viewer_id)
+        if opened is None:
+            await self.send(encode_s2c(ErrorS2C("no_such_game", f"there is no game {self.game_id!r}")))
+            await self.socket.close(CLOSE_NOT_FOUND, "no such game")
+            return False
+        if isinstance(opened, Refusal):
+            await self.send(encode_s2c(ErrorS2C(opened.code, opened.message)))
+            await self.socket.close(CLOSE_FORBIDDEN, opened.code)
+            return False
+        snapshot, is_player = opened
+        socket_shown(self, "player" if is_player else "spectator")
+        self.sent_version = snapshot.version
+        await self.send(encode_s2c(SnapshotS2C("player" if is_player else "spectator", snapshot)))
+        return True
+
+    async def on_frame(self, data: str | bytes) -> None:
+        frame = await self.admission.admit(data)
+        if frame is None:
+            return  # refused (and told why) or a ping answered
+        try:  # a move or a sync: both need Redis
+            await (self.on_move(frame) if isinstance(frame, MoveC2S) else self.send_snapshot())
+        except UNAVAILABLE_ERRORS as exc:
+            # Redis is away or busy: the socket lives on. A move may or may not be stored: the same move_id
+            # may be sent again safely.
+            await self.send_unavailable("a move or a sync", exc)
+
+    async def send_unavailable(self, what: str, exc: BaseException) -> None:
+        warnings.warn(what, exc)
+        redis_error("socket")
+        await self.send(encode_s2c(ErrorS2C("unavailable", f"the game store did not answer: {exc}")))
+
+    async def on_move(self, frame: MoveC2S) -> None:
+        result = await observe_move(self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move))
+        answer = result.answer
+        if not answer.accepted:
+            await self.send(encode_s2c(RejectedS2C(answer.move_id, answer.version, answer.code, answer.message)))
+            return
+        snapshot = result.snapshot
+        if snapshot is None or snapshot.version <= self.sent_version:
+            # A retry of a move this socket already showed: the answer alone. (Every other socket got the
+            # update when the move was first made; a retry through another process is answered there.)
+            await self.send(encode_s2c(AcceptedS2C(answer.move_id, answer.version)))
+            return
+        accepted, update = accepted_frames(answer.move_id, answer.version, snapshot)
+        self.fanout.queue_publish(self.channel, published(snapshot.version, update))
+        self.fanout.local.deliver(self.channel, snapshot.version, update, skip=self)
+        self.sent_version = snapshot.version
+        await self.send(accepted)  # one frame: the store has the move (durable), and here is the game now

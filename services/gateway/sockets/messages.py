@@ -1,0 +1,128 @@
+"""Websocket frames, named by direction: ``c2s.*`` client to server, ``s2c.*`` server to client.
+
+Client frames are decoded strictly (unknown fields and wrong types are refused) into one tagged
+union, so the socket handler never looks inside a frame by hand. `move` is an engine intent; the
+engine, not this module, decides whether it is legal.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Union
+
+import msgspec
+from msgspec import Meta, Struct
+
+from engine import AnyIntent
+
+from ...games.model import Snapshot
+
+MoveId = Annotated[str, Meta(min_length=1, max_length=64)]
+Version = Annotated[int, Meta(ge=0)]
+
+
+# A socket's close codes, part of the protocol (docs/protocol.md), shared by every socket kind and by auth.
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+class C2S(Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """Base of every client frame."""
+
+
+class MoveC2S(C2S, tag="c2s.move", frozen=True):
+    move_id: MoveId
+    version: Version
+    move: AnyIntent
+
+
+class SyncC2S(C2S, tag="c2s.sync", frozen=True):
+    version: Version
+
+
+class PingC2S(C2S, tag="c2s.ping", frozen=True):
+    pass
+
+
+AnyC2S = Union[MoveC2S, SyncC2S, PingC2S]
+
+
+class S2C(Struct, frozen=True, tag_field="type"):
+    """Base of every server frame."""
+
+
+class SnapshotS2C(S2C, tag="s2c.snapshot", frozen=True):
+    """On connect and after every c2s.sync: the game now, and whether this socket plays or watches."""
+
+    role: str  # player | spectator
+    snapshot: Snapshot  # the game service's, as it is: version, view, time, and the deal once ended
+
+
+class UpdateS2C(S2C, tag="s2c.update", frozen=True):
+    """After every accepted move, to every socket of the game but the mover's (its acceptance carries it)."""
+
+    snapshot: Snapshot
+
+
+class AcceptedS2C(S2C, tag="s2c.accepted", frozen=True):
+    """The move is stored. `snapshot` is the game after it, for the socket that sent the move: one frame
+    per move instead of an acceptance and an update. None when this socket has shown that version already
+    (a retry of a move it showed)."""
+
+    move_id: str
+    version: int
+    snapshot: Snapshot | None = None
+
+
+class RejectedS2C(S2C, tag="s2c.rejected", frozen=True):
+    move_id: str
+    version: int
+    code: str
+    message: str
+
+
+class ErrorS2C(S2C, tag="s2c.error", frozen=True):
+    code: str
+    message: str
+
+
+class PongS2C(S2C, tag="s2c.pong", frozen=True):
+    pass
+
+
+class BoardS2C(S2C, tag="s2c.board", frozen=True):
+    """A daily challenge's leaderboard changed (an attempt started or ended, a win verified or removed,
+    the board made final): its counts at `version`; read the page again over HTTP."""
+
+    challenge: str
+    version: int
+    counts: Any
+
+
+AnyS2C = Union[SnapshotS2C, UpdateS2C, AcceptedS2C, RejectedS2C, ErrorS2C, PongS2C, BoardS2C]
+
+_decoder = msgspec.json.Decoder(AnyC2S)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_c2s(data: bytes | str) -> AnyC2S | ErrorS2C:
+    """A client frame, or the s2c.error that explains why it is not one."""
+    try:
+        return _decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        return ErrorS2C("bad_frame", f"not a valid client frame: {exc}")
+    except msgspec.DecodeError as exc:
+        return ErrorS2C("bad_json", f"the frame is not JSON: {exc}")
+
+
+def encode_s2c(frame: S2C) -> bytes:
+    return _encoder.encode(frame)
+
+
+def encode_snapshot(snapshot: Snapshot) -> msgspec.Raw:
+    """A snapshot encoded once, to be placed in several frames (the mover's acceptance, everyone else's
+    update): msgspec writes a Raw field's bytes as they are, so the view is encoded once per version."""
+    return msgspec.Raw(_encoder.encode(snapshot))
+
+
+# Every server frame decoded back (the tests and the bench read frames with it).
+s2c_decoder = msgspec.json.Decoder(AnyS2C)
