@@ -79,3 +79,32 @@ def test_no_module_imports_round_a_circle():
 def _package_of(node: str, target: str) -> bool:
     """A package's __init__ that re-exports its modules, imported by one of them: a package, not a circle."""
     return node.startswith(target + ".")
+
+
+def test_the_gateways_parts_import_as_its_map_says():
+    """services/gateway/__init__.py: the top may import every part; routes and sockets import guards and
+    links (never each other); guards import the error body and the socket frames only; links import the
+    overload answer only; no part imports the top (app, plugin, wiring)."""
+    allowed = {
+        "routes": {"errors", "guards", "links"},
+        "sockets": {"errors", "guards", "links"},
+        "guards": {"errors", "sockets.messages"},
+        "links": {"guards.overload"},
+    }
+    wrong = []
+    for a, targets in graph().items():
+        parts = a.split(".")
+        if len(parts) < 4 or parts[:2] != ["services", "gateway"] or parts[2] not in allowed:
+            continue
+        for b in targets:
+            if not b.startswith("services.gateway.") or b.split(".")[2] == parts[2]:
+                continue
+            inside = b.removeprefix("services.gateway.")
+            if not any(inside == ok or inside.startswith(ok + ".") for ok in allowed[parts[2]]):
+                wrong.append((a, b))
+    assert not wrong, sorted(wrong)
+
+
+def test_services_have_no_loose_modules():
+    loose = [p.name for p in (ROOT / "services").glob("*.py") if p.name != "__init__.py"]
+    assert not loose, f"group these by capability (runtime/, identity/, ...): {loose}"
