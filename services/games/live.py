@@ -53,7 +53,7 @@ class LiveGame:
         dearest part of a move in some games)."""
         if self._view_of is not self.state:
             self._view, self._view_of = engine.player_view(self.state), self.state
-        return self._view  # type: ignore[return-value]
+        return self._view  # type: ignore[return-value]  # set on the line above when stale
 
     @property
     def owner(self) -> str:

@@ -73,7 +73,7 @@ async def observe_move(submitting: Awaitable[T]) -> T:
     started = time.perf_counter()
     result = await submitting
     MOVE_SECONDS.observe(time.perf_counter() - started)
-    answer = result.answer  # type: ignore[attr-defined]
+    answer = result.answer  # type: ignore[attr-defined]  # a submit's result (metrics imports no service)
     MOVES.labels("accepted" if answer.accepted else "rejected", "none" if answer.accepted else answer.code).inc()
     return result
 

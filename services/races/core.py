@@ -199,9 +199,10 @@ def _lobby(command, state: RaceState, now_ms: int) -> list[AnyRaceEvent] | RaceE
 
 
 def _start(state: RaceState, now_ms: int) -> list[AnyRaceEvent]:
-    if state.status != COUNTDOWN or not state.games or now_ms < state.countdown.start_at_ms:  # type: ignore[union-attr]
+    countdown = state.countdown
+    if state.status != COUNTDOWN or not state.games or countdown is None or now_ms < countdown.start_at_ms:
         return []
-    return [RaceStarted(state.countdown.start_at_ms)]  # type: ignore[union-attr]
+    return [RaceStarted(countdown.start_at_ms)]
 
 
 def _deadline(state: RaceState) -> int:

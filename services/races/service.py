@@ -139,12 +139,12 @@ class RaceService(RaceLobby, RaceHooks):
         if state is None:
             return None
         now = self.clock()
-        if state.status == core.COUNTDOWN and now >= state.start_at_ms:  # type: ignore[operator]
+        if state.status == core.COUNTDOWN and now >= state.start_at_ms:  # type: ignore[operator]  # set in a countdown
             if not state.games:  # the process that started the countdown died before dealing
                 await self._deal(state)
             else:
                 await self._signal(state)
-        elif state.status == core.STARTED and now >= state.deadline_ms:  # type: ignore[operator]
+        elif state.status == core.STARTED and now >= state.deadline_ms:  # type: ignore[operator]  # set once started
             await self._execute(race_id, TimeUp())
         elif state.status == core.ENDED:
             if race_id not in self._wrapped:
@@ -180,7 +180,7 @@ class RaceService(RaceLobby, RaceHooks):
             if dealt.games != games:
                 log.warning("race %s: games dealt twice; the log's stand", state.race_id)
             await self._schedule(dealt)
-            if self.clock() >= dealt.start_at_ms:  # type: ignore[operator]
+            if self.clock() >= dealt.start_at_ms:  # type: ignore[operator]  # dealt: in its countdown
                 await self._signal(dealt)
 
     async def _signal(self, state: RaceState) -> None:

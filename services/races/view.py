@@ -97,8 +97,8 @@ def public_view(state: RaceState) -> RaceView:
         created_at_ms=created.created_at_ms,
         start_at_ms=state.start_at_ms,
         deadline_ms=state.deadline_ms,
-        ended_at_ms=state.ended.at_ms if over else None,  # type: ignore[union-attr]
-        end_reason=state.ended.reason if over else None,  # type: ignore[union-attr]
+        ended_at_ms=state.ended.at_ms if over else None,  # type: ignore[union-attr]  # over: ended is set
+        end_reason=state.ended.reason if over else None,  # type: ignore[union-attr]  # over: ended is set
         commitment=created.commitment,
         check=created.check,
         racers=racers,

@@ -61,7 +61,7 @@ class NodeConnection(asyncio.Protocol):
         self.lost: Exception | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self._transport = transport  # type: ignore[assignment]
+        self._transport = transport  # type: ignore[assignment]  # a stream connection: a WriteTransport
 
     def data_received(self, data: bytes) -> None:
         self._parser.feed(data)
@@ -155,7 +155,7 @@ class LeanLink:
 
     def address_of(self, node: Any) -> tuple[str, int]:
         """Where a node's commands go: the cluster node (from node_of) or the one server (node None)."""
-        return self._address if node is None else (node.host, node.port)  # type: ignore[return-value]
+        return self._address if node is None else (node.host, node.port)  # type: ignore[return-value]  # redis-py types a node's port loosely
 
     async def execute(self, address: tuple[str, int], commands: list[Command]) -> list[Any]:
         """The replies to `commands` in order (error replies as exception values); raises ConnectionError

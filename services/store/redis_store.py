@@ -299,7 +299,7 @@ def _lesser(first: object, second: object) -> object:
     for reply in (first, second):
         if not isinstance(reply, int):
             return reply
-    return min(first, second)  # type: ignore[call-overload]
+    return min(first, second)  # type: ignore[call-overload]  # both ints by here
 
 
 def _is_count(value: object, *, minimum: int) -> bool:

@@ -125,11 +125,11 @@ def _depth(data: bytes) -> int:
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
-        raise _Refused(DUPLICATE_KEY, f"the key {_short(twice)} appears twice in one object")
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _Refused(DUPLICATE_KEY, f"the key {_short(key)} appears twice in one object")
+        found[key] = value
     return found
 
 

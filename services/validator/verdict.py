@@ -19,6 +19,7 @@ from msgspec import Struct
 
 import engine
 from engine import WON, RuleError
+from engine.replay import ReplayError
 
 from ..games.entries import DEAL_VERSION
 from ..games.record import GameLog, start_state
@@ -91,9 +92,9 @@ def check_log(log: GameLog, claim: Claim, *, review: ReviewRules | None = None,
     if isinstance(start, RuleError):
         return _rejected(claim, BAD_LOG, f"the creation does not deal: {start.message}", 1)
     replayed = engine.replay_events(start, log.engine_events())
-    if not replayed.ok:
-        bad = log.events[replayed.error.index].stream_version  # type: ignore[union-attr]
-        return _rejected(claim, ILLEGAL_EVENT, replayed.error.message, bad)  # type: ignore[union-attr]
+    if replayed.error is not None:
+        index = replayed.error.index if isinstance(replayed.error, ReplayError) else 0
+        return _rejected(claim, ILLEGAL_EVENT, replayed.error.message, log.events[index].stream_version)
     state = replayed.state
     assert state is not None
     if state.status != WON:

@@ -38,7 +38,7 @@ def accepted_frames(move_id: str, version: int, snapshot: Snapshot) -> tuple[byt
     """The mover's acceptance carrying the snapshot, and everyone else's update: the snapshot encoded once."""
     shown = encode_snapshot(snapshot)
     # A Raw value in a field typed Snapshot: msgspec encodes it as the bytes it holds.
-    return encode_s2c(AcceptedS2C(move_id, version, shown)), encode_s2c(UpdateS2C(shown))  # type: ignore[arg-type]
+    return encode_s2c(AcceptedS2C(move_id, version, shown)), encode_s2c(UpdateS2C(shown))  # type: ignore[arg-type]  # Raw for Snapshot (above)
 
 
 def published(version: int, frame: bytes) -> bytes:

@@ -44,7 +44,7 @@ def keep_raw_send(handler: ASGIApp) -> ASGIApp:
 
     async def noting(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            scope[RAW_SEND] = send  # type: ignore[literal-required]
+            scope[RAW_SEND] = send  # type: ignore[literal-required]  # our own key in the ASGI scope
         await handler(scope, receive, send)
 
     return noting
@@ -52,7 +52,7 @@ def keep_raw_send(handler: ASGIApp) -> ASGIApp:
 
 def text_sender(socket: WebSocket) -> Callable[[bytes], Awaitable[None]]:
     """Send one UTF-8 JSON frame as a text message: through the noted send when there is one."""
-    raw: Send | None = socket.scope.get(RAW_SEND)  # type: ignore[assignment]
+    raw: Send | None = socket.scope.get(RAW_SEND)  # type: ignore[assignment]  # our own key: the send noted above
     if raw is None:  # an app built without keep_raw_send: the wrapped path, same frames
         wrapped = socket.send
 
