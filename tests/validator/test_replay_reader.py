@@ -130,7 +130,7 @@ def test_hostile_files_each_get_a_verdict_and_none_stops_the_others(tmp_path):
     assert "1 verified, 5 failed" in out.stdout, out.stdout
     for code in ("too_deep", "bad_number", "bad_field", "file_too_large"):
         assert code in out.stdout, code
-    assert max(len(line) for line in out.stdout.splitlines()) < 300, "the table stays narrow whatever a file holds"
+    assert len(out.stdout) < 20_000, "no file's content reaches the table: it stays small whatever a file holds"
 
 
 def test_a_refusal_is_one_short_line():
