@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     import msgspec
 
     from services.runtime.settings import settings_from_environment
-    from services.validator.replay_signing import KeyList, signer_from
+    from services.validator.replay_signing import SECRET_NAME, KeyList, signer_from
 
     if args.server:
         try:
@@ -51,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
             return 1
     else:
         settings = settings_from_environment()
+        made = settings.data_dir / SECRET_NAME
+        if settings.replay_signing_secret is None and not made.exists():  # never make one here: the server does
+            print(f"arena keys: no signing key yet ({made} is made by the server's first start; or set "
+                  "ARENA_REPLAY_SIGNING_SECRET, or ask a server with --server URL)", file=sys.stderr)
+            return 1
         signer = signer_from(settings.replay_signing_secret, settings.data_dir)
         document = msgspec.json.encode(KeyList(signer.key_id, [signer.public]))
     document = msgspec.json.format(document, indent=1)

@@ -137,3 +137,19 @@ def test_a_refusal_is_one_short_line():
     refused = read_replay(json.dumps({**VALID, "game": "x" * 100_000}).encode())
     assert isinstance(refused, FileRefusal) and "\n" not in refused.message and len(refused.message) <= 200
 
+
+
+def test_arena_keys_prints_this_machines_key_and_never_makes_one(tmp_path):
+    from services.validator.replay_signing import ReplaySigner
+
+    def keys(env: dict[str, str]) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "cli.main", "keys"], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "ARENA_DATA_DIR": str(tmp_path), **env})
+
+    none = keys({})
+    assert none.returncode == 1 and "no signing key yet" in none.stderr and not any(tmp_path.iterdir())
+    (tmp_path / "replay-signing-secret").write_text("a secret made by a server")
+    made = json.loads(keys({}).stdout)
+    assert made["current"] == ReplaySigner(b"a secret made by a server").key_id == made["keys"][0]["key_id"]
+    configured = json.loads(keys({"ARENA_REPLAY_SIGNING_SECRET": "another"}).stdout)
+    assert configured["current"] == ReplaySigner(b"another").key_id
