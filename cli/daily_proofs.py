@@ -32,7 +32,7 @@ class Challenge(Struct, frozen=True):
     challenge: str
     date: str
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     status: str
     opens_at_ms: int
     commitment: str

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-def _variant(text: str | None, preset: str | None, entry: dict[str, Any]) -> dict[str, Any] | None:
+def _variant(text: str | None, preset: str | None, entry: dict[str, Any]) -> dict[str, Any] | None:  # Any: JSON
     if preset is not None:
         if text is not None:
             raise PlayError("give --preset or --variant, not both")
@@ -126,11 +126,11 @@ class PlaySession:
         out: TextIO,
         style: Style,
         title: str | None = None,
-        hinter: Callable[[int], dict[str, Any]] | None = None,
+        hinter: Callable[[int], dict[str, Any]] | None = None,  # Any: JSON
     ) -> None:
         self.game_id, self.args, self.out, self.style, self.title = game_id, args, out, style, title
         self.hinter = hinter  # asks the server for a hint at a version (blocking HTTP: run in a thread)
-        self.view: dict[str, Any] | None = None
+        self.view: dict[str, Any] | None = None  # Any: JSON
         self.version = -1
         self.elapsed_ms: int | None = None
         self.seed: int | None = None
@@ -145,7 +145,7 @@ class PlaySession:
 
 
     @property
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> dict[str, Any]:  # Any: JSON
         """The view last received; read only once the first snapshot came (the loop starts there)."""
         assert self.view is not None, "no snapshot yet"
         return self.view
@@ -153,7 +153,7 @@ class PlaySession:
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
-    def absorb(self, frame: dict[str, Any]) -> None:
+    def absorb(self, frame: dict[str, Any]) -> None:  # Any: JSON
         """Take in what a frame says about the game; fatal errors end the session."""
         kind = frame.get("type")
         # The mover's acceptance carries the game after its move (none for a retry this socket showed).
@@ -280,7 +280,7 @@ class PlaySession:
         if answer["assisted"]:
             self.say("  This game is marked assisted.")
 
-    def auto_move(self) -> dict[str, Any]:
+    def auto_move(self) -> dict[str, Any]:  # Any: JSON
         # Undo and resign are listed too: picked at random, resign would end the game at once.
         moves = [move for move in self.shown["legal"] if move["type"] not in ("undo", "resign")]
         if not moves or self.auto_moves >= self.args.max_moves:
@@ -289,7 +289,7 @@ class PlaySession:
         self.auto_moves += 1
         return random.choice(moves)
 
-    async def submit(self, move: dict[str, Any]) -> bool:
+    async def submit(self, move: dict[str, Any]) -> bool:  # Any: JSON
         """Send one move and wait for its answer, then for the update that shows it; True when
         the server accepted it."""
         frame = {"type": "c2s.move", "move_id": uuid.uuid4().hex[:16], "version": self.version, "move": move}

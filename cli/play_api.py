@@ -62,7 +62,7 @@ def socket_url(server: str, game_id: str, ticket: str) -> str:
     return f"{socket_address(server, game_id)}?{urllib.parse.urlencode({'ticket': ticket})}"
 
 
-def refresh_due(entry: dict[str, Any], now_ms: int) -> bool:
+def refresh_due(entry: dict[str, Any], now_ms: int) -> bool:  # Any: JSON
     """Half of the token's lifetime has passed (an entry from before tokens expired counts as due)."""
     issued, expires = entry.get("issued_at_ms"), entry.get("expires_at_ms")
     if not isinstance(issued, int) or not isinstance(expires, int):
@@ -76,21 +76,21 @@ class TokenStore:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def _load(self) -> dict[str, Any]:
+    def _load(self) -> dict[str, Any]:  # Any: JSON
         try:
             data = json.loads(self.path.read_text())
         except (OSError, ValueError):
             return {}  # no file yet, or unreadable: a fresh guest token replaces it
         return data if isinstance(data, dict) else {}
 
-    def entry(self, server: str) -> dict[str, Any]:
+    def entry(self, server: str) -> dict[str, Any]:  # Any: JSON
         entry = self._load().get(server)
         return entry if isinstance(entry, dict) else {}
 
     def get(self, server: str) -> str | None:
         return self.entry(server).get("token")
 
-    def put(self, server: str, issued: dict[str, Any]) -> None:
+    def put(self, server: str, issued: dict[str, Any]) -> None:  # Any: JSON
         """Keep a token answer: {player_id, token, issued_at_ms, expires_at_ms}."""
         data = self._load()
         data[server] = {key: issued.get(key) for key in ("player_id", "token", "issued_at_ms", "expires_at_ms")}
@@ -108,7 +108,7 @@ class Api:
         self.tokens = tokens
         self.token: str | None = tokens.get(server)
 
-    def request(self, method: str, path: str, body: Any = None, auth: bool = True) -> Any:
+    def request(self, method: str, path: str, body: Any = None, auth: bool = True) -> Any:  # Any: JSON in and out
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.server + path, data=data, method=method)
         request.add_header("Accept", "application/json")
@@ -130,7 +130,7 @@ class Api:
         except (OSError, ValueError) as exc:  # timeouts, resets, a body that is not JSON
             raise PlayError(f"no usable answer from the server at {self.server}: {exc}") from None
 
-    def _keep(self, answer: dict[str, Any]) -> str:
+    def _keep(self, answer: dict[str, Any]) -> str:  # Any: JSON
         self.token = answer["token"]
         self.tokens.put(self.server, answer)
         return self.token
@@ -158,7 +158,7 @@ class Api:
     def socket_url(self, game_id: str) -> str:
         return socket_url(self.server, game_id, self.ticket())
 
-    def create_game(self, game: str, variant: dict[str, Any] | None, seed: int | None) -> dict[str, Any]:
+    def create_game(self, game: str, variant: dict[str, Any] | None, seed: int | None) -> dict[str, Any]:  # Any: a variant's JSON values
         self.ensure_token()
         body = {"game": game, "variant": variant, "seed": seed}
         try:
@@ -167,15 +167,15 @@ class Api:
             self.new_guest()  # the stored token is from another server or an older secret
             return self.request("POST", "/api/games", body)
 
-    def hint(self, game_id: str, version: int) -> dict[str, Any]:
+    def hint(self, game_id: str, version: int) -> dict[str, Any]:  # Any: JSON
         """A hint for the position at `version` (POST /api/games/{id}/hint); PlayError when refused."""
         return self.request("POST", "/api/games/" + urllib.parse.quote(game_id, safe="") + "/hint", {"version": version})
 
-    def catalog(self) -> list[dict[str, Any]]:
+    def catalog(self) -> list[dict[str, Any]]:  # Any: JSON
         """The server's games (GET /api/catalog): ids, titles, presets; needs no token."""
         return self.request("GET", "/api/catalog", auth=False)["games"]
 
-    def game_summary(self, game_id: str) -> dict[str, Any]:
+    def game_summary(self, game_id: str) -> dict[str, Any]:  # Any: JSON
         self.ensure_token()
         path = "/api/games/" + urllib.parse.quote(game_id, safe="")
         try:

@@ -36,7 +36,7 @@ MAX_DIGITS = 9  # more than any pile, card id or list position; longer numbers a
 class Command(Struct, frozen=True):
     """One parsed line: `move` to send, or an `action` (quit, help, show, hint), or an `error` to print."""
 
-    move: dict[str, Any] | None = None
+    move: dict[str, Any] | None = None  # Any: JSON
     action: str | None = None
     error: str | None = None
 
@@ -64,7 +64,7 @@ def _count(word: str) -> int:
     return number
 
 
-def parse_line(line: str, legal: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Command:
+def parse_line(line: str, legal: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Command:  # Any: JSON
     words = line.strip().split()
     head = words[0].lower() if words else ""
     args = words[1:]
@@ -89,7 +89,7 @@ def parse_line(line: str, legal: list[dict[str, Any]] | tuple[dict[str, Any], ..
         return Command(error=f"{exc} (type help for the commands)")
 
 
-def _typed_move(head: str, args: list[str]) -> dict[str, Any]:
+def _typed_move(head: str, args: list[str]) -> dict[str, Any]:  # Any: JSON
     if head in NO_FIELDS:
         if args:
             raise ValueError(f"{head} takes no arguments")

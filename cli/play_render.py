@@ -31,7 +31,7 @@ class Style:
         self.ascii_only = ascii_only
         self.color = color
 
-    def card(self, card: dict[str, Any]) -> str:
+    def card(self, card: dict[str, Any]) -> str:  # Any: JSON
         rank = RANKS.get(card["rank"], str(card["rank"]))
         suit = card["suit"]
         symbols = FRENCH_ASCII if self.ascii_only else FRENCH
@@ -56,7 +56,7 @@ class Style:
 PLAIN = Style()
 
 
-def pile_line(pile: dict[str, Any], style: Style = PLAIN) -> str:
+def pile_line(pile: dict[str, Any], style: Style = PLAIN) -> str:  # Any: JSON
     """`t3  ## ## 9♠ 8♠`: face-down cards first, then the face-up ones bottom to top."""
     parts: list[str] = []
     if pile["down"]:
@@ -82,7 +82,7 @@ def elapsed_text(elapsed_ms: int | None) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
-def info_text(info: dict[str, Any]) -> list[str]:
+def info_text(info: dict[str, Any]) -> list[str]:  # Any: JSON
     """The game's own counters, named in words; flags only when set, absent values left out."""
     parts = []
     for key, value in info.items():
@@ -97,7 +97,7 @@ def info_text(info: dict[str, Any]) -> list[str]:
     return parts
 
 
-def status_line(view: dict[str, Any], version: int, elapsed_ms: int | None, style: Style = PLAIN) -> str:
+def status_line(view: dict[str, Any], version: int, elapsed_ms: int | None, style: Style = PLAIN) -> str:  # Any: JSON
     parts = [
         STATUS_TEXT.get(view["status"], view["status"]),
         f"moves {view['moves']}",
@@ -110,7 +110,7 @@ def status_line(view: dict[str, Any], version: int, elapsed_ms: int | None, styl
     return style.dot().join(parts + (notes or info_text(view.get("info", {}))))
 
 
-def title_line(view: dict[str, Any], game_id: str, role: str = "player", title: str | None = None) -> str:
+def title_line(view: dict[str, Any], game_id: str, role: str = "player", title: str | None = None) -> str:  # Any: JSON
     """`title` is the game's title from the server's catalogue; without one the game id stands in."""
     title = title or view["game"]
     variant = ", ".join(f"{key} {value}" for key, value in view.get("variant", {}).items() if value is not None)
@@ -118,14 +118,14 @@ def title_line(view: dict[str, Any], game_id: str, role: str = "player", title: 
     return f"{title}" + (f" ({variant})" if variant else "") + f"  game {game_id}{watching}"
 
 
-def _top(view: dict[str, Any], pile_id: str, count: int = 1) -> list[dict[str, Any]]:
+def _top(view: dict[str, Any], pile_id: str, count: int = 1) -> list[dict[str, Any]]:  # Any: JSON
     for pile in view["piles"]:
         if pile["id"] == pile_id:
             return list(pile["cards"][-count:]) if count else []
     return []
 
 
-def _card_by_id(view: dict[str, Any], card_id: int) -> dict[str, Any] | None:
+def _card_by_id(view: dict[str, Any], card_id: int) -> dict[str, Any] | None:  # Any: JSON
     for pile in view["piles"]:
         for card in pile["cards"]:
             if card["id"] == card_id:
@@ -133,7 +133,7 @@ def _card_by_id(view: dict[str, Any], card_id: int) -> dict[str, Any] | None:
     return None
 
 
-def move_text(move: dict[str, Any], view: dict[str, Any] | None = None, style: Style = PLAIN) -> str:
+def move_text(move: dict[str, Any], view: dict[str, Any] | None = None, style: Style = PLAIN) -> str:  # Any: JSON
     """A move as the command that plays it, with the cards it touches when the view shows them."""
     kind = move["type"]
     if kind == "pair":
@@ -161,7 +161,7 @@ def move_text(move: dict[str, Any], view: dict[str, Any] | None = None, style: S
     return kind  # deal, recycle, cast, undo, resign carry no fields
 
 
-def legal_lines(view: dict[str, Any], style: Style = PLAIN) -> list[str]:
+def legal_lines(view: dict[str, Any], style: Style = PLAIN) -> list[str]:  # Any: JSON
     legal = view.get("legal", [])
     if not legal:
         return ["No legal move."]
@@ -172,7 +172,7 @@ def legal_lines(view: dict[str, Any], style: Style = PLAIN) -> list[str]:
 
 
 def render_view(
-    view: dict[str, Any],
+    view: dict[str, Any],  # Any: JSON
     game_id: str,
     version: int,
     elapsed_ms: int | None,
@@ -189,7 +189,7 @@ def render_view(
     return "\n".join(lines)
 
 
-def catalog_lines(games: list[dict[str, Any]]) -> list[str]:
+def catalog_lines(games: list[dict[str, Any]]) -> list[str]:  # Any: JSON
     """`arena play --list`: each game of the server's catalogue, its blurb and its presets' ids."""
     lines = []
     for entry in games:
@@ -199,7 +199,7 @@ def catalog_lines(games: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def result_line(view: dict[str, Any], elapsed_ms: int | None) -> str:
+def result_line(view: dict[str, Any], elapsed_ms: int | None) -> str:  # Any: JSON
     """The last line of a finished game; tests and scripts look for `Game over: won|lost|abandoned`."""
     status = STATUS_TEXT.get(view["status"], view["status"])
     return f"Game over: {status} after {view['moves']} moves, time {elapsed_text(elapsed_ms)}."

@@ -30,7 +30,7 @@ BUSY_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0, 4.0, 4.0, 4.0)  # c2s.sync again after
 # What a failed (re)connection raises; anything else is a bug and should show as one.
 CONNECT_ERRORS = (OSError, WebSocketException, asyncio.TimeoutError, ValueError)
 
-Frame = dict[str, Any]
+Frame = dict[str, Any]  # Any: JSON
 
 
 def _read_stdin(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(_run(args, settings))
 
 
-async def _run(args: argparse.Namespace, settings: Any) -> int:
+async def _run(args: argparse.Namespace, settings: Any) -> int:  # Any: Settings, imported late
     from services.runtime.clock import server_clock
     from services.games.service import GameService
     from services.gateway.sockets.board_socket import announcer
@@ -71,7 +71,7 @@ async def _run(args: argparse.Namespace, settings: Any) -> int:
         await client.aclose()
 
 
-async def _list(desk: Any, tournaments: Any, where: str | None) -> int:
+async def _list(desk: Any, tournaments: Any, where: str | None) -> int:  # Any: imported late: a fast --help
     from engine import RuleError
     from services.tournaments.catalogue import challenges_of, parse_challenge_key
 
@@ -100,7 +100,7 @@ async def _list(desk: Any, tournaments: Any, where: str | None) -> int:
     return 0
 
 
-async def _decide(desk: Any, action: str, challenge: str, player: str, note: str) -> int:
+async def _decide(desk: Any, action: str, challenge: str, player: str, note: str) -> int:  # Any: imported late: a fast --help
     from engine import RuleError
     from services.tournaments.catalogue import parse_challenge_key
 

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(redis_url: str, workers: int, review: Any, batch: int, claim_idle_ms: int, settings: Any) -> None:
+async def _serve(redis_url: str, workers: int, review: Any, batch: int, claim_idle_ms: int, settings: Any) -> None:  # Any: imported late
     from services.games.service import GameService
     from services.gateway.sockets.board_socket import announcer
     from services.gateway.links.fanout import Fanout

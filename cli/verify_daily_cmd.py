@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "are the ones checked (may be given more than once)")
 
 
-def _json(path: Path) -> Any:
+def _json(path: Path) -> Any:  # Any: any JSON
     try:
         return msgspec.json.decode(path.read_bytes())
     except OSError as exc:
@@ -54,7 +54,7 @@ def _json(path: Path) -> Any:
         raise BadInput(f"{path} is not JSON: {exc}") from None
 
 
-def _fetch(url: str) -> Any:
+def _fetch(url: str) -> Any:  # Any: any JSON
     try:
         with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:
             return msgspec.json.decode(response.read())
@@ -71,7 +71,7 @@ def _fetch(url: str) -> Any:
         raise BadInput(f"the server's answer to {url} is not JSON: {exc}") from None
 
 
-def _convert(doc: Any, shape: type, source: str) -> Any:
+def _convert(doc: Any, shape: type, source: str) -> Any:  # Any: JSON in, an instance of shape out
     try:
         return msgspec.convert(doc, shape)
     except msgspec.ValidationError as exc:

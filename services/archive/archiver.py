@@ -98,7 +98,7 @@ def final_summary(game_id: str, game_log: GameLog, state: GameState) -> GameSumm
 
 
 class Archiver:
-    def __init__(self, redis: Any, objects: ObjectStore, *, clock: Callable[[], int], after_ms: int,
+    def __init__(self, redis: Any, objects: ObjectStore, *, clock: Callable[[], int], after_ms: int,  # Any: a redis-py client
                  lost_after_ms: int, deal_public: DealPublic = _always_public) -> None:
         self.redis, self.objects, self.clock = redis, objects, clock
         self.hot = EventStore(redis)  # the logs as Valkey holds them, never read through

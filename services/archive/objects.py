@@ -106,7 +106,7 @@ def open_objects(url: str, *, timeout_s: float = 10.0, retries: int = 2) -> Obst
     credentials from the environment, and may speak plain HTTP when its endpoint is an http:// URL."""
     retry = {"max_retries": retries, "retry_timeout": timedelta(seconds=timeout_s),
              "backoff": {"init_backoff": timedelta(milliseconds=50), "max_backoff": timedelta(seconds=1), "base": 2}}
-    client: dict[str, Any] = {"timeout": timedelta(seconds=timeout_s), "connect_timeout": timedelta(seconds=min(timeout_s, 2.0))}
+    client: dict[str, Any] = {"timeout": timedelta(seconds=timeout_s), "connect_timeout": timedelta(seconds=min(timeout_s, 2.0))}  # Any: JSON
     if url.startswith("file://"):
         folder = Path(url[len("file://"):])
         folder.mkdir(parents=True, exist_ok=True)

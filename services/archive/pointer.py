@@ -62,7 +62,7 @@ class Dealt(Struct, frozen=True, array_like=True):
     """The `dealt` field: the game and its variant."""
 
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
 
 
 CHOSEN_DEAL, RANKED, ASSISTED, PRACTICE_UNDO = 1, 2, 4, 8
@@ -104,7 +104,7 @@ def pointer_fields(summary: GameSummary, digest: str, stream_version: int) -> di
     return fields
 
 
-def unpack_pointer(game_id: str, values: list[Any]) -> Pointer:
+def unpack_pointer(game_id: str, values: list[Any]) -> Pointer:  # Any: HMGET's replies, bytes or None
     raw, dealt_raw, player_id, kind, status, challenge, ghost = values
     p, dealt = _packed.decode(raw), _dealt.decode(dealt_raw)
     summary = GameSummary(
@@ -118,17 +118,17 @@ def unpack_pointer(game_id: str, values: list[Any]) -> Pointer:
     return Pointer(game_id, p.digest.hex(), p.stream_version, summary)
 
 
-def _text(value: Any) -> Any:
+def _text(value: Any) -> Any:  # Any: any value, as its caller has it
     return value.decode() if isinstance(value, bytes) else value
 
 
-async def pointer_of(redis: Any, game_id: str) -> Pointer | None:
+async def pointer_of(redis: Any, game_id: str) -> Pointer | None:  # Any: a redis-py client
     """The game's pointer, or None while it is hot (or was never a game)."""
     values = await redis.hmget(meta_key(game_id), POINTER_FIELDS)
     return None if values[0] is None else unpack_pointer(game_id, values)
 
 
-async def swap(redis: Any, summary: GameSummary, stream_version: int, digest: str) -> int:
+async def swap(redis: Any, summary: GameSummary, stream_version: int, digest: str) -> int:  # Any: a redis-py client
     """Run the swap script; SWAPPED, or the log's length that stopped it (nothing changed then)."""
     game_id = summary.id
     keys = [log_key(game_id), moves_key(game_id), meta_key(game_id)]

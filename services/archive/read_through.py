@@ -50,7 +50,7 @@ class ArchiveCorrupt(StoreError):
 class GameArchive:
     """Archived logs by pointer: fetched from the object store, checked, kept in a small LRU."""
 
-    def __init__(self, objects: ObjectStore, redis: Any, *, cached: int = CACHED_GAMES) -> None:
+    def __init__(self, objects: ObjectStore, redis: Any, *, cached: int = CACHED_GAMES) -> None:  # Any: a redis-py client
         self.objects, self.redis, self.cached = objects, redis, cached
         self._logs: OrderedDict[str, list[StoredEvent]] = OrderedDict()
 
@@ -79,7 +79,7 @@ class GameArchive:
 class ReadThroughStore(EventStore):
     """The game namespace's EventStore, answering archived games from their objects."""
 
-    def __init__(self, client: Any, archive: GameArchive, **store_options: Any) -> None:
+    def __init__(self, client: Any, archive: GameArchive, **store_options: Any) -> None:  # Any: a redis-py client
         super().__init__(client, **store_options)
         if self.namespace != GAME_STREAMS:
             raise ValueError("only game logs are archived")

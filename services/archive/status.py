@@ -25,7 +25,7 @@ class ArchiveStatus(Struct, frozen=True):
     hot_bytes: int  # Valkey's memory for the hot logs (a sample of up to 200 logs times the count)
 
 
-async def archive_status(redis: Any, now_ms: int, *, sample: int = 200) -> ArchiveStatus:
+async def archive_status(redis: Any, now_ms: int, *, sample: int = 200) -> ArchiveStatus:  # Any: a redis-py client
     hot, sampled, sampled_bytes = 0, 0, 0
     async for key in redis.scan_iter(match=LOG_KEY_PATTERN, count=1000):
         hot += 1
@@ -40,5 +40,5 @@ async def archive_status(redis: Any, now_ms: int, *, sample: int = 200) -> Archi
                          counts.get("corrupt", 0), hot_bytes)
 
 
-def _text(value: Any) -> str:
+def _text(value: Any) -> str:  # Any: any value, as its caller has it
     return value.decode() if isinstance(value, bytes) else str(value)

@@ -33,7 +33,7 @@ _SERVICE_TYPES: dict[str, type[msgspec.Struct]] = {GAME_CREATED: GameCreated, GA
                                                    HINT_GIVEN: HintGiven}
 SERVICE_TAGS: frozenset[str] = frozenset(_SERVICE_TYPES)
 # Any: each decodes one type of AnyEntry, which the checker cannot tie to its name in the table.
-_typed_decoders: dict[str, msgspec.msgpack.Decoder[Any]] = {name: msgspec.msgpack.Decoder(kind) for name, kind in _SERVICE_TYPES.items()}
+_typed_decoders: dict[str, msgspec.msgpack.Decoder[Any]] = {name: msgspec.msgpack.Decoder(kind) for name, kind in _SERVICE_TYPES.items()}  # Any: each decodes its own type (above)
 
 
 class UnknownEntry(ValueError):
@@ -42,12 +42,12 @@ class UnknownEntry(ValueError):
 
 # Upcasters: (type, schema n) -> a function from the builtins of schema n to the builtins of n + 1.
 
-def _created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+def _created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:  # Any: JSON
     # Schema 1 predates kinds and deal versions: every such game was casual and dealt by shuffle v1.
     return {**data, "deal_version": 1, "kind": "casual"}
 
 
-def _pair_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+def _pair_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:  # Any: JSON
     # Schema 1 kept the piles in the order the player named them; one canonical form is lower pile first.
     (a, b), (card_a, card_b) = data["piles"], data["cards"]
     if a > b:
@@ -55,7 +55,7 @@ def _pair_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "piles": [a, b], "cards": [card_a, card_b]}
 
 
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {  # Any: JSON
     (GAME_CREATED, 1): _created_v1_to_v2,
     ("pair_removed", 1): _pair_v1_to_v2,
 }

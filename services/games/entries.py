@@ -48,7 +48,7 @@ class GameCreated(Struct, frozen=True, tag=GAME_CREATED, tag_field="type"):
     """Entry 1 of every game stream."""
 
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     seed: int
     player_id: str
     created_at_ms: int

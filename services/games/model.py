@@ -36,7 +36,7 @@ def stream_of(game_id: str) -> str:
 class GameSummary(Struct, frozen=True):
     id: str
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     player_id: str
     status: str
     version: int

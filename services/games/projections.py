@@ -33,10 +33,10 @@ def final_state(log: GameLog) -> GameState:
     return engine.fold(start, log.engine_events())
 
 
-def meta_of(log: GameLog, state: GameState) -> dict[str, Any]:
+def meta_of(log: GameLog, state: GameState) -> dict[str, Any]:  # Any: JSON
     """The meta hash of a game, from its log and the state it folds to."""
     created = log.created
-    meta: dict[str, Any] = {
+    meta: dict[str, Any] = {  # Any: JSON
         "player_id": created.player_id,
         "game": created.game,
         "kind": created.kind,
@@ -53,7 +53,7 @@ def meta_of(log: GameLog, state: GameState) -> dict[str, Any]:
     return meta
 
 
-async def write_projections(redis: Any, game_id: str, log: GameLog, state: GameState) -> None:
+async def write_projections(redis: Any, game_id: str, log: GameLog, state: GameState) -> None:  # Any: a redis-py client
     # Two keys in two slots (the game's, the player's): a pipeline without a transaction.
     pipe = redis.pipeline(transaction=False)
     pipe.delete(meta_key(game_id))
@@ -67,7 +67,7 @@ class Rebuilt(Struct, frozen=True):
     unreadable: dict[str, str]  # stream -> why it is not a game log (left alone, reported)
 
 
-async def rebuild_projections(store: EventStore, redis: Any) -> Rebuilt:
+async def rebuild_projections(store: EventStore, redis: Any) -> Rebuilt:  # Any: a redis-py client
     """Rewrite every game's meta hash and every player's index from the logs.
 
     A player index is replaced whole, so an entry for a game that no longer has a log goes too."""

@@ -45,7 +45,7 @@ def trimmable(created: GameCreated) -> bool:
 class Retention:
     """A results hook (it hears games end) and the trimming task."""
 
-    def __init__(self, redis: Any, *, days: int, clock: Any, objects: Any = None) -> None:
+    def __init__(self, redis: Any, *, days: int, clock: Any, objects: Any = None) -> None:  # Any: a redis-py client
         self.redis, self.days, self.clock = redis, days, clock
         self.objects = objects  # the archive tier's store: a trimmed game that was archived leaves it too
         self.owner = secrets.token_hex(8)

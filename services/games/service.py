@@ -71,7 +71,7 @@ class GameService(Showing):
     def __init__(
         self,
         store: EventStore,
-        redis: Any,
+        redis: Any,  # Any: a redis-py client, one server's or a cluster's (they share no type)
         *,
         cache_games: int = 10_000,
         clock: Callable[[], int] | None = None,
@@ -96,7 +96,7 @@ class GameService(Showing):
         self,
         player_id: str,
         game: str,
-        variant: dict[str, Any] | None,
+        variant: dict[str, Any] | None,  # Any: a variant's JSON values (the engine checks them)
         seed: int | None = None,
         *,
         kind: Kind | None = None,
@@ -299,7 +299,7 @@ class GameService(Showing):
         # The clock stops at the entry that ends play (won, lost, abandoned) and runs again after an
         # undo out of a loss: the entry's logged time, as a rebuild reads it (record.stopped_at).
         live.finished_at_ms = None if live.state.status == IN_PROGRESS else ts_ms
-        fields: dict[str, Any] = {"status": live.state.status}
+        fields: dict[str, Any] = {"status": live.state.status}  # Any: JSON
         if engine.undo_assisted(live.state):
             fields["assisted"] = 1
         key = meta_key(live.game_id)

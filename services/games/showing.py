@@ -24,7 +24,7 @@ class Showing:
     """GameService's showing half. (The service sets these; `refresh`, `load`, `rebuild` are its own.)"""
 
     store: EventStore
-    redis: Any
+    redis: Any  # Any: a redis-py client, one server's or a cluster's (they share no type)
     clock: Callable[[], int]
     live: LiveGames
     secrecy: DealSecrecy

@@ -43,7 +43,7 @@ from ..validator.runtime import Validators
 
 
 class ProcessServices:
-    def __init__(self, client: Any, settings: Settings, *, replica_ack: ReplicaAck | None = None) -> None:
+    def __init__(self, client: Any, settings: Settings, *, replica_ack: ReplicaAck | None = None) -> None:  # Any: a redis-py client (server or cluster)
         # Game logs read through to the archive tier once the archiver has moved them (services/archive/).
         objects = open_objects(settings.archive_url or default_archive_url(settings.data_dir),
                                timeout_s=settings.archive_timeout_s)

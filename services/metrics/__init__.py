@@ -65,7 +65,7 @@ VALIDATOR_VERDICTS = Gauge(
     multiprocess_mode="mostrecent",
 )
 
-_socket_kinds: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+_socket_kinds: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()  # Any: any socket object
 
 
 async def observe_move(submitting: Awaitable[T]) -> T:
@@ -91,12 +91,12 @@ def socket_closed(socket: object) -> None:
         SOCKETS_OPEN.labels(role).dec()
 
 
-def game_created(created: Any) -> None:
+def game_created(created: Any) -> None:  # Any: a GameCreated: metrics imports no service
     """`created`: the game's GameCreated entry."""
     GAMES_CREATED.labels(created.game, created.kind).inc()
 
 
-def game_ended(created: Any, status: str) -> None:
+def game_ended(created: Any, status: str) -> None:  # Any: a GameCreated: metrics imports no service
     GAMES_ENDED.labels(created.game, created.kind, status).inc()
 
 

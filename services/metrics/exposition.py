@@ -64,7 +64,7 @@ async def read_redis_figures(read_status: Callable[[], Awaitable[ValidatorFigure
         VALIDATOR_VERDICTS.labels(outcome).set(getattr(status, outcome))
 
 
-def sample_fanout(fanout: Any) -> None:
+def sample_fanout(fanout: Any) -> None:  # Any: the gateway's Fanout: metrics imports nothing above it
     """Updates not sent yet: queued for Redis pub/sub, and waiting in slow sockets' queues. Read from the
     fan-out's own structures, whatever they hold at scrape time (nothing is counted on the move path)."""
     publishing, waiting = fanout.pending()

@@ -33,12 +33,12 @@ class RaceSettings(Struct, frozen=True):
     """A race's settings, checked: the variant has every field given."""
 
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     seats: int
     time_limit_ms: int
 
 
-def check_settings(game: str, variant: dict[str, Any] | None, seats: int, time_limit_ms: int) -> RaceSettings | RaceError:
+def check_settings(game: str, variant: dict[str, Any] | None, seats: int, time_limit_ms: int) -> RaceSettings | RaceError:  # Any: a variant's JSON values
     daily = daily_for(game, variant)
     if isinstance(daily, RuleError):
         return RaceError(NOT_A_RACE_GAME, f"races are run on the daily catalogue's games: {daily.message}")

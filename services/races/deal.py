@@ -32,7 +32,7 @@ class ChosenDeal(Struct, frozen=True):
     tries: int
 
 
-def choose_deal(game: str, variant: dict[str, Any], *, max_tries: int = MAX_TRIES) -> ChosenDeal | RaceError:
+def choose_deal(game: str, variant: dict[str, Any], *, max_tries: int = MAX_TRIES) -> ChosenDeal | RaceError:  # Any: a variant's JSON values
     """Random seeds until the game's check accepts one. Slow for a solver: run it off the event loop."""
     check = check_for(game)
     for tries in range(1, max_tries + 1):

@@ -31,17 +31,17 @@ _decoder = msgspec.msgpack.Decoder(ChosenDeal)
 
 
 class DealPool:
-    def __init__(self, redis: Any, choose: Callable[[str, dict], ChosenDeal | RaceError] = choose_deal,
+    def __init__(self, redis: Any, choose: Callable[[str, dict], ChosenDeal | RaceError] = choose_deal,  # Any: a redis-py client
                  size: int = POOL_SIZE, in_worker: bool = False) -> None:
         self.redis, self.choose, self.size, self.in_worker = redis, choose, size, in_worker
         self._filling: dict[str, asyncio.Task] = {}
 
-    async def _choose(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:
+    async def _choose(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:  # Any: a variant's JSON values
         if self.in_worker:  # `choose` must then be a module-level function (it is pickled to the worker)
             return await in_solver_worker(self.choose, game, variant)
         return await asyncio.to_thread(self.choose, game, variant)
 
-    async def take(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:
+    async def take(self, game: str, variant: dict[str, Any]) -> ChosenDeal | RaceError:  # Any: a variant's JSON values
         board = board_of(game, variant)
         raw = await self.redis.lpop(race_deals_key(board))
         self.top_up(game, variant)
@@ -49,7 +49,7 @@ class DealPool:
             return _decoder.decode(raw)
         return await self._choose(game, variant)
 
-    def top_up(self, game: str, variant: dict[str, Any]) -> None:
+    def top_up(self, game: str, variant: dict[str, Any]) -> None:  # Any: a variant's JSON values (the engine checks them)
         board = board_of(game, variant)
         if self.size <= 0 or board in self._filling:
             return

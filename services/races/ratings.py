@@ -83,7 +83,7 @@ class RatedRace(Struct, frozen=True):
     final_at_ms: int
 
 
-def board_of(game: str, variant: dict[str, Any]) -> str:
+def board_of(game: str, variant: dict[str, Any]) -> str:  # Any: a variant's JSON values (the engine checks them)
     """A board's name: the game and its canonical variant text, e.g. "spider/suits=2"."""
     return f"{game}/{variant_key(variant)}"
 
@@ -141,7 +141,7 @@ _changes_decoder = msgspec.msgpack.Decoder(Changes)
 class Ratings:
     """The boards in Redis. One race is rated once; one board is written by one process at a time."""
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any) -> None:  # Any: a redis-py client, one server's or a cluster's (they share no type)
         self.redis = redis
 
     async def record(self, race: RatedRace) -> bool:

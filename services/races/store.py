@@ -29,7 +29,7 @@ _RELEASE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 
 
 class RaceStore:
-    def __init__(self, redis: Any, *, clock: Callable[[], int], replica_ack: ReplicaAck | None = None) -> None:
+    def __init__(self, redis: Any, *, clock: Callable[[], int], replica_ack: ReplicaAck | None = None) -> None:  # Any: a redis-py client (server or cluster)
         self.redis = redis
         # The same wait for replicas as the games' appends: a race's start or finish is no less worth keeping.
         self.events = EventStore(redis, clock=clock, namespace=RACE_STREAMS, replica_ack=replica_ack)

@@ -35,7 +35,7 @@ class RaceView(Struct, frozen=True):
     version: int
     status: str  # lobby, countdown, started, ended, final
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     seats: int
     time_limit_ms: int
     countdown_ms: int

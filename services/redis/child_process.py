@@ -57,7 +57,7 @@ class _LauncherThread:
     """The one thread that forks every tethered child: it never exits while the process lives."""
 
     def __init__(self) -> None:
-        self._requests: queue.SimpleQueue[tuple[Callable[[], Any], Future]] = queue.SimpleQueue()
+        self._requests: queue.SimpleQueue[tuple[Callable[[], Any], Future]] = queue.SimpleQueue()  # Any: any call and its result
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -107,7 +107,7 @@ class TetheredChild:
             watchdog.wait()
 
 
-def spawn_tethered(args: list[str], **popen_kwargs: Any) -> TetheredChild:
+def spawn_tethered(args: list[str], **popen_kwargs: Any) -> TetheredChild:  # Any: Popen's own keyword arguments
     """subprocess.Popen(args, **popen_kwargs) in a new session, tied to this process's life."""
     if PDEATHSIG_AVAILABLE:
         preexec = _die_with_parent(os.getpid())

@@ -28,7 +28,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-Command = list[Any]
+Command = list[Any]  # Any: a Redis command: its name and arguments, str, bytes or int
 
 
 def pack(commands: list[Command]) -> bytes:
@@ -42,7 +42,7 @@ def pack(commands: list[Command]) -> bytes:
     return b"".join(out)
 
 
-def _reply(value: Any) -> Any:
+def _reply(value: Any) -> Any:  # Any: any value, as its caller has it
     """NOSCRIPT as redis-py raises it (the store loads the script then); other errors stay ResponseError."""
     if isinstance(value, ResponseError) and str(value).startswith("NOSCRIPT"):
         return NoScriptError(str(value))
@@ -56,7 +56,7 @@ class NodeConnection(asyncio.Protocol):
         self.reply_timeout = reply_timeout
         self._parser = hiredis.Reader(replyError=ResponseError)
         self._waiting: deque[tuple[asyncio.Future, int]] = deque()
-        self._replies: list[Any] = []
+        self._replies: list[Any] = []  # Any: RESP replies, of any shape
         self._transport: asyncio.Transport | None = None
         self.lost: Exception | None = None
 
@@ -153,11 +153,11 @@ class LeanLink:
         self._connections: dict[tuple[str, int], asyncio.Task] = {}
         self.round_trips = 0  # figures for tests and the bench
 
-    def address_of(self, node: Any) -> tuple[str, int]:
+    def address_of(self, node: Any) -> tuple[str, int]:  # Any: a redis-py cluster node (untyped there)
         """Where a node's commands go: the cluster node (from node_of) or the one server (node None)."""
         return self._address if node is None else (node.host, node.port)  # type: ignore[return-value]  # redis-py types a node's port loosely
 
-    async def execute(self, address: tuple[str, int], commands: list[Command]) -> list[Any]:
+    async def execute(self, address: tuple[str, int], commands: list[Command]) -> list[Any]:  # Any: RESP replies
         """The replies to `commands` in order (error replies as exception values); raises ConnectionError
         when the connection cannot be made or is lost before every reply came, TimeoutError after
         `reply_timeout` (the caller sends again)."""

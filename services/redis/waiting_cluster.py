@@ -25,7 +25,7 @@ _holding: ContextVar[bool] = ContextVar("arena_redis_turn", default=False)
 
 
 class WaitingRedisCluster(RedisCluster):
-    def __init__(self, *args: Any, pool_timeout: float | None = 5.0, max_connections: int = 100, **kwargs: Any):
+    def __init__(self, *args: Any, pool_timeout: float | None = 5.0, max_connections: int = 100, **kwargs: Any):  # Any: passed through
         # One more per node than turns: the client's own topology refresh runs inside a command's turn.
         super().__init__(*args, max_connections=max_connections + 1, **kwargs)  # type: ignore[misc]  # the checker counts max_connections in **kwargs too; it is taken out above
         self.pool_timeout = pool_timeout
@@ -47,21 +47,21 @@ class WaitingRedisCluster(RedisCluster):
             _holding.reset(holding)
             self.turns.release()
 
-    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:  # Any: passed through as given
         async with self.turn():
             return await super().execute_command(*args, **kwargs)
 
-    def pipeline(self, transaction: Any | None = None, shard_hint: Any | None = None) -> ClusterPipeline:
+    def pipeline(self, transaction: Any | None = None, shard_hint: Any | None = None) -> ClusterPipeline:  # Any: redis-py's own signature
         if shard_hint:
             raise RedisClusterException("shard_hint is deprecated in cluster mode")  # as RedisCluster's
         return WaitingClusterPipeline(self, transaction)  # type: ignore[abstract]  # redis-py's stubs mark an attribute its own ClusterPipeline sets in __init__ as abstract
 
 
 class WaitingClusterPipeline(ClusterPipeline):
-    def __init__(self, client: WaitingRedisCluster, transaction: Any | None = None) -> None:
+    def __init__(self, client: WaitingRedisCluster, transaction: Any | None = None) -> None:  # Any: redis-py's own signature
         super().__init__(client, transaction)
         self.waiting_client = client
 
-    async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True) -> list[Any]:
+    async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True) -> list[Any]:  # Any: the commands' replies
         async with self.waiting_client.turn():
             return await super().execute(raise_on_error, allow_redirections)

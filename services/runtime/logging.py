@@ -54,7 +54,7 @@ def bound_ids(**ids: str | None):
     return bound_contextvars(**ids)
 
 
-def get_logger(name: str) -> Any:
+def get_logger(name: str) -> Any:  # Any: structlog's bound logger (structlog types it loosely)
     return structlog.get_logger(name)
 
 
@@ -66,7 +66,7 @@ def _scrub_text(text: str) -> str:
     return SECRET_IN_TEXT.sub(rf"\1{REDACTED}", text)
 
 
-def _scrub(value: Any) -> Any:
+def _scrub(value: Any) -> Any:  # Any: any value, as its caller has it
     if isinstance(value, str):
         return _scrub_text(value)
     if isinstance(value, dict):
@@ -76,11 +76,11 @@ def _scrub(value: Any) -> Any:
     return value
 
 
-def redact(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+def redact(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:  # Any: structlog's processor signature
     return _scrub(event)
 
 
-def add_ids(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+def add_ids(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:  # Any: structlog's processor signature
     for key in IDS:
         event.setdefault(key, None)
     return event

@@ -23,21 +23,21 @@ RESEND = object()  # a reply the link could not use: the store sends that call a
 
 
 async def run_scripts(
-    link: LeanLink, sha: str, calls: list[tuple[list[str], list[Any]]], wait: tuple[int, int] | None
-) -> tuple[list[Any], dict[str, Any]]:
+    link: LeanLink, sha: str, calls: list[tuple[list[str], list[Any]]], wait: tuple[int, int] | None  # Any: script keys and arguments
+) -> tuple[list[Any], dict[str, Any]]:  # Any: JSON
     """EVALSHA each call on its node's link connection, then WAIT there (`wait` = replicas, timeout ms).
 
     Replies in call order (RESEND where the link could not get a usable one) and, with `wait`, each
     node's WAIT reply by node name for the nodes whose connection answered.
     """
-    groups: dict[tuple[str, int], tuple[Any, list[int]]] = {}
+    groups: dict[tuple[str, int], tuple[Any, list[int]]] = {}  # Any: a node, and its calls
     for index, (keys, _args) in enumerate(calls):
         node = node_of(link.client, keys[0])
         groups.setdefault(link.address_of(node), (node, []))[1].append(index)
-    replies: list[Any] = [RESEND] * len(calls)
-    confirmed: dict[str, Any] = {}
+    replies: list[Any] = [RESEND] * len(calls)  # Any: RESP replies
+    confirmed: dict[str, Any] = {}  # Any: JSON
 
-    async def one_node(address: tuple[str, int], node: Any, indexes: list[int]) -> None:
+    async def one_node(address: tuple[str, int], node: Any, indexes: list[int]) -> None:  # Any: a redis-py cluster node
         commands = [["EVALSHA", sha, len(calls[i][0]), *calls[i][0], *calls[i][1]] for i in indexes]
         if wait is not None:
             commands.append(["WAIT", *wait])

@@ -48,28 +48,28 @@ class ReplicaTimeout(StoreError):
         self.stream_id, self.confirmed, self.wanted = stream_id, confirmed, wanted
 
 
-def is_cluster(client: Any) -> bool:
+def is_cluster(client: Any) -> bool:  # Any: a redis-py client, one server's or a cluster's (they share no type)
     return isinstance(client, aioredis.RedisCluster)
 
 
-def node_of(client: Any, key: str) -> Any:
+def node_of(client: Any, key: str) -> Any:  # Any: a redis-py client, one server's or a cluster's (they share no type)
     """The cluster node a key's commands go to (None for a single server: everything goes to it)."""
     return client.get_node_from_key(key) if is_cluster(client) else None
 
 
-def node_name(node: Any) -> str:
+def node_name(node: Any) -> str:  # Any: a redis-py cluster node (untyped there)
     """The name a node's WAIT reply is kept under ("" for a single server)."""
     return "" if node is None else node.name
 
 
-def add_wait(pipe: Any, ack: ReplicaAck, node: Any) -> None:
+def add_wait(pipe: Any, ack: ReplicaAck, node: Any) -> None:  # Any: a redis-py cluster node (untyped there)
     if node is None:
         pipe.execute_command("WAIT", ack.replicas, ack.timeout_ms)
     else:
         pipe.execute_command("WAIT", ack.replicas, ack.timeout_ms, target_nodes=node)
 
 
-async def fewest_replicas(client: Any) -> int:
+async def fewest_replicas(client: Any) -> int:  # Any: a redis-py client, one server's or a cluster's (they share no type)
     """The replicas connected to the master that has the fewest (0 when any master has none)."""
     if is_cluster(client):
         infos = await client.info("replication", target_nodes=aioredis.RedisCluster.PRIMARIES)
@@ -79,7 +79,7 @@ async def fewest_replicas(client: Any) -> int:
     return min(counts, default=0)
 
 
-async def resolve_replica_ack(setting: str, timeout_ms: int, client: Any) -> ReplicaAck | None:
+async def resolve_replica_ack(setting: str, timeout_ms: int, client: Any) -> ReplicaAck | None:  # Any: a redis-py client
     """From ARENA_REPLICA_ACKS: `auto` waits for one replica where every master has one (asked once, at
     start-up), a number waits for that many, 0 never waits."""
     text = setting.strip().lower()

@@ -36,7 +36,7 @@ class DailyGame(Struct, frozen=True):
     """One catalogue entry: a game and its full variant (every field given, defaults included)."""
 
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     title: str
 
     @property
@@ -87,7 +87,7 @@ def utc_date_of(ms: int) -> str:
     return (_EPOCH + dt.timedelta(days=ms // DAY_MS)).isoformat()
 
 
-def canonical_variant(game: str, variant: dict[str, Any] | None) -> dict[str, Any] | RuleError:
+def canonical_variant(game: str, variant: dict[str, Any] | None) -> dict[str, Any] | RuleError:  # Any: a variant's JSON values
     """The variant with every field given (the game's defaults filled in), or why it is refused."""
     rules = rules_for(game)
     if isinstance(rules, RuleError):
@@ -98,7 +98,7 @@ def canonical_variant(game: str, variant: dict[str, Any] | None) -> dict[str, An
     return msgspec.structs.asdict(parsed)
 
 
-def daily_for(game: str, variant: dict[str, Any] | None) -> DailyGame | RuleError:
+def daily_for(game: str, variant: dict[str, Any] | None) -> DailyGame | RuleError:  # Any: a variant's JSON values
     """The catalogue entry of a game and variant (defaults filled in), or not_a_daily."""
     full = canonical_variant(game, variant)
     if isinstance(full, RuleError):

@@ -272,7 +272,7 @@ class ChallengeInfo(Struct, frozen=True):
     challenge: str
     date: str
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     status: str  # scheduled, open, closed (in the grace), final
     opens_at_ms: int
     closes_at_ms: int

@@ -36,11 +36,11 @@ log = logging.getLogger("arena.tournaments")
 class ChallengeDays:
     """What TournamentService does for the scheduler."""
 
-    redis: Any
+    redis: Any  # Any: a redis-py client, one server's or a cluster's (they share no type)
     secret: bytes
     clock: Callable[[], int]
     weak_check: bool
-    board: Any
+    board: Any  # Any: the challenge's board, as the leaderboard module builds it
     _unprovable: set[str]  # keys this process found no deal to commit to (logged once, not retried)
 
     if TYPE_CHECKING:  # provided by TournamentService; declared for the checker only, so none shadows it

@@ -96,7 +96,7 @@ def pick_seed(
     secret: bytes,
     date: str,
     game: str,
-    variant: dict[str, Any],
+    variant: dict[str, Any],  # Any: a variant's JSON values (the engine checks them)
     is_winnable: WinnableFn,
     *,
     max_counter: int = DEFAULT_MAX_COUNTER,

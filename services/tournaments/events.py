@@ -42,7 +42,7 @@ class ChallengePrepared(ChallengeEvent, tag="challenge_prepared", omit_defaults=
     challenge: str  # the key, e.g. 2026-12-01/spider/suits=2
     date: str
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     opens_at_ms: int
     closes_at_ms: int
     grace_ms: int

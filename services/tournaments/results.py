@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 class AttemptResults:
     """What TournamentService hears from the games and the validator."""
 
-    redis: Any
+    redis: Any  # Any: a redis-py client, one server's or a cluster's (they share no type)
     games: GameService
     accounts: AccountStore
     board: RedisLeaderboard

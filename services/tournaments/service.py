@@ -42,7 +42,7 @@ GUEST, NEW_ACCOUNT = "guest", "new_account"  # why an attempt is unranked (Attem
 
 
 class TournamentService(AttemptResults, ChallengeDays):
-    def __init__(self, redis: Any, games: GameService, *, secret: bytes, clock: Callable[[], int] | None = None,
+    def __init__(self, redis: Any, games: GameService, *, secret: bytes, clock: Callable[[], int] | None = None,  # Any: a redis-py client (server or cluster)
                  daily_games: tuple[str, ...] = (), weak_check: bool = False) -> None:
         self.redis, self.games, self.secret = redis, games, secret
         self.daily_games = daily_games
@@ -190,7 +190,7 @@ class TournamentService(AttemptResults, ChallengeDays):
         return (await self._attempt(key, player_id))[0]
 
 
-def load_tournament_secret(given: str | None, data_dir: Any) -> bytes:
+def load_tournament_secret(given: str | None, data_dir: Any) -> bytes:  # Any: a Path, or what Path() takes
     """ARENA_TOURNAMENT_SECRET, else one generated once into the data folder (never the token secret)."""
     from ..identity.tokens import load_or_create_secret
 

@@ -65,7 +65,7 @@ async def folded_from_games(games: GameService, player_id: str) -> tuple[PlayerS
 class StoredStatistics:
     """The statistics projection's Redis adapter: a ResultsHook that updates it, and its reader."""
 
-    def __init__(self, redis: Any, games: GameService) -> None:
+    def __init__(self, redis: Any, games: GameService) -> None:  # Any: a redis-py client
         self.redis = redis
         self.games = games
 

@@ -19,7 +19,7 @@ from typing import Any
 from engine import LOST, RuleError, initial_state
 from engine.solver import solvable_games, solve
 
-WinnableFn = Callable[[str, dict[str, Any], int], bool]
+WinnableFn = Callable[[str, dict[str, Any], int], bool]  # Any: JSON
 
 EXACT_SOLVER = "exact_solver"
 NOT_LOST_AT_DEAL = "not_lost_at_deal"
@@ -36,11 +36,11 @@ class WinnabilityCheck:
     proves: bool  # True when a True answer proves the deal winnable
     is_winnable: WinnableFn
 
-    def __call__(self, game: str, variant: dict[str, Any], seed: int) -> bool:
+    def __call__(self, game: str, variant: dict[str, Any], seed: int) -> bool:  # Any: a variant's JSON values
         return self.is_winnable(game, variant, seed)
 
 
-def _solved_winnable(game: str, variant: dict[str, Any], seed: int) -> bool:
+def _solved_winnable(game: str, variant: dict[str, Any], seed: int) -> bool:  # Any: a variant's JSON values
     state = initial_state(game, variant, seed)
     if isinstance(state, RuleError):
         raise ValueError(f"cannot deal {game} {variant} #{seed}: {state.message}")
@@ -50,7 +50,7 @@ def _solved_winnable(game: str, variant: dict[str, Any], seed: int) -> bool:
     return solution.winnable
 
 
-def _not_lost_at_deal(game: str, variant: dict[str, Any], seed: int) -> bool:
+def _not_lost_at_deal(game: str, variant: dict[str, Any], seed: int) -> bool:  # Any: a variant's JSON values
     state = initial_state(game, variant, seed)
     if isinstance(state, RuleError):
         raise ValueError(f"cannot deal {game} {variant} #{seed}: {state.message}")

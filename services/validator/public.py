@@ -29,7 +29,7 @@ async def public_game(service: GameService, game_id: str) -> LiveGame | Refusal:
 
 
 # A challenge's state by its key (TournamentService.challenge): read for the salt and commitment.
-ChallengeLookup = Callable[[str], Awaitable[Any]]
+ChallengeLookup = Callable[[str], Awaitable[Any]]  # Any: a ChallengeState: the validator imports no tournament
 
 
 async def public_replay(service: GameService, game_id: str, keys: ReplayKeys,
@@ -68,7 +68,7 @@ class ValidatorStatus(Struct, frozen=True):
     submitted: int  # entries in the submission stream
 
 
-async def validator_status(redis: Any) -> ValidatorStatus:
+async def validator_status(redis: Any) -> ValidatorStatus:  # Any: a redis-py client
     counts = {k.decode() if isinstance(k, bytes) else k: int(v) for k, v in (await redis.hgetall(validator_counts_key())).items()}
     submitted = int(await redis.xlen(submissions_key()))
     pending = lag = 0
@@ -91,5 +91,5 @@ def _lag(group: dict, submitted: int) -> int:
     return max(0, submitted - int(read)) if read is not None else 0
 
 
-def _text(value: Any) -> str:
+def _text(value: Any) -> str:  # Any: any value, as its caller has it
     return value.decode() if isinstance(value, bytes) else str(value)

@@ -113,7 +113,7 @@ _stored = msgspec.msgpack.Decoder(StoredVerdict)
 class ValidatorQueue:
     def __init__(
         self,
-        redis: Any,
+        redis: Any,  # Any: a redis-py client, one server's or a cluster's (they share no type)
         store: EventStore,
         *,
         seeds: SeedAuthority = no_authority,

@@ -46,7 +46,7 @@ class RacerReplay(Struct, frozen=True):
 class RaceReplay(Struct, frozen=True):
     race_id: str
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     status: str  # ended, or final once every win has its verdict
     seed: int
     start_at_ms: int

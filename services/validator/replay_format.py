@@ -100,15 +100,15 @@ def status_of(text: str) -> Status:
     return cast(Status, text)
 
 
-def document_of(file: ReplayFile) -> dict[str, Any]:
+def document_of(file: ReplayFile) -> dict[str, Any]:  # Any: JSON
     """The file as the JSON tree it is written as (format 1 files never had `signature`)."""
-    tree: dict[str, Any] = msgspec.to_builtins(file)
+    tree: dict[str, Any] = msgspec.to_builtins(file)  # Any: JSON
     if file.format == FORMAT_UNSIGNED and file.signature is None:
         del tree["signature"]
     return tree
 
 
-def canonical(tree: Any) -> bytes:
+def canonical(tree: Any) -> bytes:  # Any: any JSON tree
     """RFC 8785 bytes of a JSON tree of this format (see the module's note)."""
     return _encoder.encode(tree)
 

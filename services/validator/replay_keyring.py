@@ -22,7 +22,7 @@ from .replay_signing import KeyList, PublicKey, ReplaySigner
 class ReplayKeys:
     """Signs replay files with this deployment's current key and lists every key it has used."""
 
-    def __init__(self, client: Any, signer: ReplaySigner, *, clock: Callable[[], int]) -> None:
+    def __init__(self, client: Any, signer: ReplaySigner, *, clock: Callable[[], int]) -> None:  # Any: a redis-py client
         self.client, self.signer, self.clock = client, signer, clock
         self._recorded = False
 

@@ -124,8 +124,8 @@ def _depth(data: bytes) -> int:
     return deepest
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:  # Any: JSON
+    found: dict[str, Any] = {}  # Any: JSON
     for key, value in pairs:
         if key in found:
             raise _Refused(DUPLICATE_KEY, f"the key {_short(key)} appears twice in one object")
@@ -147,7 +147,7 @@ def _constant(text: str) -> float:
     raise _Refused(BAD_NUMBER, f"{text} is not JSON a replay file may hold")
 
 
-def _parse(data: bytes) -> Any:
+def _parse(data: bytes) -> Any:  # Any: any JSON
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -161,7 +161,7 @@ def _parse(data: bytes) -> Any:
         raise _Refused(TOO_DEEP, "nested too deep to read") from None
 
 
-def _first_difference(given: Any, rebuilt: Any, path: str) -> str:
+def _first_difference(given: Any, rebuilt: Any, path: str) -> str:  # Any: JSON trees
     """Where the document read differs from the one its fields make, for the refusal's one line."""
     if isinstance(given, dict) and isinstance(rebuilt, dict):
         for key in sorted(set(given) | set(rebuilt)):
@@ -178,13 +178,13 @@ def _first_difference(given: Any, rebuilt: Any, path: str) -> str:
     return f"{path}: {_short(given)} is written {_short(rebuilt)}"
 
 
-def _short(value: Any, chars: int = 40) -> str:
+def _short(value: Any, chars: int = 40) -> str:  # Any: any value, as its caller has it
     text = value if isinstance(value, str) else json.dumps(value) if _small(value) else type(value).__name__
     text = repr(text) if isinstance(value, str) else text
     return text if len(text) <= chars else text[: chars - 3] + "..."
 
 
-def _small(value: Any) -> bool:
+def _small(value: Any) -> bool:  # Any: any value, as its caller has it
     return not isinstance(value, dict | list) or len(canonical(value)) <= 200
 
 

@@ -49,7 +49,7 @@ class ViewStep(Struct, frozen=True):
 class ReplayViews(Struct, frozen=True):
     game_id: str
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # Any: a variant's JSON values (the engine checks them)
     kind: str
     player_id: str
     seed: int

@@ -21,7 +21,7 @@ from .worker import ValidatorWorker
 class Validators:
     def __init__(
         self,
-        redis: Any,
+        redis: Any,  # Any: a redis-py client, one server's or a cluster's (they share no type)
         store: EventStore,
         *,
         workers: int = 1,

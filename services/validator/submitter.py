@@ -32,7 +32,7 @@ class Submitter:
         self.queue, self.store = queue, store
 
     @property
-    def redis(self) -> Any:
+    def redis(self) -> Any:  # Any: a redis-py client
         return self.queue.redis
 
     async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:

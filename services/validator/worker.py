@@ -45,7 +45,7 @@ class ValidatorWorker:
         block_ms: int = 1000,
         claim_idle_ms: int = 15_000,
         sweep_every_s: float = 10.0,
-        clock: Any = wall_ms,
+        clock: Any = wall_ms,  # Any: a function giving ms (tests pass their own)
     ) -> None:
         self.queue = queue
         self.submitter = submitter
@@ -73,7 +73,7 @@ class ValidatorWorker:
             await self._handle_one(entry_id, fields)
         return len(entries)
 
-    async def _handle_one(self, entry_id: Any, fields: dict) -> None:
+    async def _handle_one(self, entry_id: Any, fields: dict) -> None:  # Any: a stream entry id, bytes or str
         redis = self.queue.redis
         try:
             await self.queue.handle(entry_id, fields, now_ms=self.clock())
@@ -102,7 +102,7 @@ class ValidatorWorker:
                 if "NOGROUP" in str(exc):  # Redis came back without the group (a fresh server)
                     await self._retrying(self.queue.ensure_group, stop)
 
-    async def _retrying(self, step: Any, stop: asyncio.Event) -> None:
+    async def _retrying(self, step: Any, stop: asyncio.Event) -> None:  # Any: a coroutine function of the worker's
         while not stop.is_set():
             try:
                 return await step()

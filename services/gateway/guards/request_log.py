@@ -39,8 +39,8 @@ def request_log_middleware(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send)
             return
         request_id = request_id_of(scope)
-        params: dict[str, Any] = scope.get("path_params") or {}
-        answer: dict[str, Any] = {"status": None}
+        params: dict[str, Any] = scope.get("path_params") or {}  # Any: JSON
+        answer: dict[str, Any] = {"status": None}  # Any: JSON
 
         async def send_and_note(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -44,7 +44,7 @@ def errors(*statuses: int) -> dict[int, ResponseSpec]:
     }
 
 
-def json_body(schema: dict[str, Any], description: str, *, required: bool = True) -> type[Operation]:
+def json_body(schema: dict[str, Any], description: str, *, required: bool = True) -> type[Operation]:  # Any: JSON
     """An operation class that documents a JSON body of `schema` (JSON Schema, as a dict)."""
     body = RequestBody(
         content={"application/json": OpenAPIMediaType(schema=to_openapi(schema))}, description=description,
@@ -59,7 +59,7 @@ def json_body(schema: dict[str, Any], description: str, *, required: bool = True
     return WithBody
 
 
-def credentials_schema() -> dict[str, Any]:
+def credentials_schema() -> dict[str, Any]:  # Any: JSON
     """A name and a password as the accounts service takes them (its own rules, not a looser copy)."""
     reserved = "|".join("".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
                         for word in sorted(RESERVED))
@@ -70,7 +70,7 @@ def credentials_schema() -> dict[str, Any]:
             "required": ["name", "password"], "additionalProperties": False}
 
 
-def create_game_schema() -> dict[str, Any]:
+def create_game_schema() -> dict[str, Any]:  # Any: JSON
     """One alternative per game: its id, and its variant as an object of the fields it takes (any left out
     takes its default; null means the default variant); the seed chooses a deal (practice, never ranked)."""
     seed = {"type": ["integer", "null"], "minimum": 0, "maximum": SEED_LIMIT}
@@ -89,7 +89,7 @@ def create_game_schema() -> dict[str, Any]:
     return {"oneOf": games}
 
 
-def create_race_schema() -> dict[str, Any]:
+def create_race_schema() -> dict[str, Any]:  # Any: JSON
     """One alternative per game of the daily catalogue (races are run on those), its variant in full."""
     seats = {"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS, "default": 4}
     limit = {"type": "integer", "minimum": MIN_TIME_LIMIT_MS, "maximum": MAX_TIME_LIMIT_MS,
@@ -99,7 +99,7 @@ def create_race_schema() -> dict[str, Any]:
     for daily in CATALOGUE:
         # A field left out takes the game's default, so only the fields that differ from it must be named.
         differ = sorted(name for name, value in daily.variant.items() if defaults[daily.game].get(name) != value)
-        variant: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": differ,
+        variant: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": differ,  # Any: a variant's JSON values
                                    "properties": {name: {"enum": [value]} for name, value in daily.variant.items()}}  # (a const null would vanish)
         if not differ:
             variant = {"oneOf": [variant, {"type": "null"}]}
@@ -115,8 +115,8 @@ READY_SCHEMA = {"type": "object", "properties": {"ready": {"type": "boolean", "d
                 "additionalProperties": False}
 
 
-def _field_schema(field) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "integer" if field.type == "int" else "string"}
+def _field_schema(field) -> dict[str, Any]:  # Any: JSON
+    schema: dict[str, Any] = {"type": "integer" if field.type == "int" else "string"}  # Any: JSON
     if field.choices is not None:
         schema = {"enum": list(field.choices)}
     else:
@@ -132,9 +132,9 @@ _SCHEMA_VALUED = {"items", "additionalProperties", "not"}
 _SCHEMA_LISTS = {"oneOf", "anyOf", "allOf", "prefixItems"}
 
 
-def to_openapi(schema: dict[str, Any]) -> Schema:
+def to_openapi(schema: dict[str, Any]) -> Schema:  # Any: JSON
     """A JSON Schema dict as Litestar's Schema objects (the document is made of those)."""
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {}  # Any: JSON
     for key, value in schema.items():
         if key == "type":
             value = [OpenAPIType(t) for t in value] if isinstance(value, list) else OpenAPIType(value)

@@ -29,7 +29,7 @@ def decode_body(body: bytes, decoder: msgspec.json.Decoder[T]) -> T:
         raise ApiError(400, "bad_json", "the body is not JSON this server reads: nested too deeply") from None
 
 
-def _with_whole_numbers(body: bytes, command_type: Any) -> Any:
+def _with_whole_numbers(body: bytes, command_type: Any) -> Any:  # Any: any request Struct type, and its instance
     """The body again with 7.0 read as 7 (see whole_numbers), strictly as before otherwise; None if it still
     does not fit (the caller reports the first error)."""
     try:
@@ -38,7 +38,7 @@ def _with_whole_numbers(body: bytes, command_type: Any) -> Any:
         return None
 
 
-def whole_numbers(value: Any) -> Any:
+def whole_numbers(value: Any) -> Any:  # Any: any value, as its caller has it
     """JSON has one number type: by JSON Schema's rule (the API's schema is one) a number with no fraction,
     7.0, is the integer 7. Integral floats become ints, inside dicts and lists too; any other value is kept as
     it is (a fraction stays a float, for the command's own check to refuse)."""

@@ -27,7 +27,7 @@ from ..guards.limits import rate_limited
 
 class CreateGame(Struct, frozen=True, forbid_unknown_fields=True):
     game: Annotated[str, Meta(min_length=1, max_length=64)]
-    variant: dict[str, Any] | None = None
+    variant: dict[str, Any] | None = None  # Any: a variant's JSON values (the engine checks them)
     seed: int | None = None  # None: the server picks one; the engine checks the range (7.0 is 7: bodies.py)
 
 

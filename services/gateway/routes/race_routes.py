@@ -34,7 +34,7 @@ STATUS = {
 
 class CreateRace(Struct, frozen=True, forbid_unknown_fields=True):
     game: Annotated[str, Meta(min_length=1, max_length=64)]
-    variant: dict[str, Any] | None = None
+    variant: dict[str, Any] | None = None  # Any: a variant's JSON values (the engine checks them)
     seats: int = 4
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS
 

@@ -95,7 +95,7 @@ class BoardS2C(S2C, tag="s2c.board", frozen=True):
 
     challenge: str
     version: int
-    counts: Any
+    counts: Any  # Any: a board's counts as the tournaments encode them (JSON)
 
 
 AnyS2C = Union[SnapshotS2C, UpdateS2C, AcceptedS2C, RejectedS2C, ErrorS2C, PongS2C, BoardS2C]
