@@ -86,10 +86,6 @@ class ReplayFile(Struct, frozen=True, forbid_unknown_fields=True):
     commitment: Hex64 | None = None
     signature: ReplaySignature | None = None  # format 2 as served; absent from format 1
 
-    @property
-    def signed(self) -> bool:
-        return self.signature is not None
-
 
 _encoder = msgspec.json.Encoder(order="sorted")
 

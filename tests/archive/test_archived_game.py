@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import zstandard
 
@@ -42,3 +44,16 @@ async def test_a_corrupt_object_is_refused_with_its_reason(service):
     assert isinstance(unpack("another-game", data, digest), Unreadable), "another game's object"
     assert isinstance(unpack(summary.id, data, "0" * 64), Unreadable), "not the digest the pointer names"
     assert isinstance(unpack(summary.id, data, digest[:8]), Unreadable), "a digest too short to name a log"
+
+
+async def test_an_object_archived_before_files_were_signed_still_reads(service):
+    """Objects written before format 2 hold a format 1 replay (no signature field): they read the same."""
+    summary = await won_wish(service, "g_archivist3")
+    entries = await service.store.read(summary.id)
+    data, digest = pack(summary.id, entries)
+    old = json.loads(zstandard.ZstdDecompressor().decompress(data))
+    assert old["replay"].pop("signature") is None
+    old["replay"]["format"] = 1
+    written_then = zstandard.ZstdCompressor().compress(json.dumps(old).encode())
+    assert unpack(summary.id, written_then, digest) == entries
+    assert replay_of(written_then).format == 1
