@@ -3,15 +3,19 @@
 Phases, each run on every server of the run in turn (loopback only):
 1. echo ceiling: N clients in a closed loop on /ws/echo (no work behind the socket);
 2. active players: N clients each playing random legal moves in a closed loop (create, move, repeat);
-3. connected players: M clients each moving about once a second: latency p50/p99;
-4. idle memory: server RSS growth per idle game socket at 1k (and 5k unless --quick).
+3. lifecycles: N clients each playing whole Wish games (create, ticket, socket, moves, end) in a loop:
+   server CPU and Redis commands per game;
+4. connected players: M clients each moving about once a second: latency p50/p99;
+5. idle memory: server RSS growth per idle game socket at 1k (and 5k unless --quick).
 Figures are printed with ratios (move path / echo ceiling of the same server); nothing is asserted about
 time. `--against REF` adds a server running commit REF's code, `--ws` one server per websocket
 implementation, `--workers N` this tree as N worker processes, `--setting NAME=VALUE` this tree with one
 setting changed: every server meets the same neighbours'
 load phase by phase (with `--together` at the same moments), so their ratios compare. Players play named
 deals with seeded choices, so every server is given the same moves and the same new games.
-Goals (issues 6, 19): move path >= 0.5x echo at 100 active; p99 <= 15 ms at 1,000 connected; <= 30 KB/socket.
+Goals (issues 19, 35): server CPU per move <= 80 us at 100 active Spider players, <= 200 us per paced move at
+1,000; the frame that brings a move <= 600 B median; a Wish game's lifecycle <= 3 ms of server CPU; p99 <= 15 ms
+at 1,000 connected (25 ms at 5,000, 1 move/5 s); <= 30 KB per idle socket. `--deflate` measures permessage-deflate.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import psutil
 import uvloop
 from websockets.asyncio.client import connect
 
+from .gateway_lifecycle import lifecycles
 from .gateway_players import Player, encode, start_players
 from .gateway_server import HERE, Server, export_commit, servers
 
@@ -163,6 +168,9 @@ async def players_moving(server: Server, players: list[Player], seconds: float, 
         return await asyncio.gather(*(loop(p, deadline, latencies, random.Random(p.number)) for p in players))
 
     games = sum(p.games for p in players)
+    for player in players:
+        player.frame_bytes.clear()
+        player.deflated_bytes.clear()
     buckets = await move_buckets(server)
     count, lat, wall, cpu, redis_cpu = await measure(server, seconds, work)
     inside = bucket_p99(buckets, await move_buckets(server))
@@ -172,7 +180,13 @@ async def players_moving(server: Server, players: list[Player], seconds: float, 
           "its histogram; the rest of the p99 above is the sockets, both event loops' queues and the neighbours)", flush=True)
     print(f"   {'':22s} (redis CPU {redis_cpu:5.1f}%; {sum(p.games for p in players) - games} new games made in the "
           f"phase, their cost counted in the moves')", flush=True)
-    return rate, percentile(lat, 0.99), cpu_us(cpu, rate)
+    sent = [size for p in players for size in p.frame_bytes]
+    deflated = [size for p in players for size in p.deflated_bytes]
+    if sent:
+        print(f"   {'':22s} bytes of the frame that brings a move: median {percentile(sent, 0.5):.0f} B, p90 "
+              f"{percentile(sent, 0.9):.0f} B, largest {max(sent)} B (goal: median <= 600 B); with permessage-deflate "
+              f"median {percentile(deflated, 0.5):.0f} B", flush=True)
+    return rate, percentile(lat, 0.99), cpu_us(cpu, rate), percentile(sent, 0.5)
 
 
 async def idle_memory(server: Server, players: list[Player], count: int) -> float:
@@ -182,7 +196,7 @@ async def idle_memory(server: Server, players: list[Player], count: int) -> floa
     sockets = []
     for i in range(count):
         player = players[i % len(players)]
-        ws = await connect(f"{server.ws}/ws/games/{player.game_id}?ticket={await player.ticket()}", compression=None,
+        ws = await connect(f"{server.ws}/ws/games/{player.game_id}?ticket={await player.ticket()}", compression=Player.compression,
                            max_size=None)
         await ws.recv()
         sockets.append(ws)
@@ -216,12 +230,18 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
             order = all_servers if round_ % 2 == 0 else all_servers[::-1]
             echoes = await each(order, lambda s: echo_ceiling(s, 100, seconds))
             moves = await each(order, lambda s: players_moving(s, actives[s.label], seconds, None, "move path (active)"))
-            for server, echo, (rate, _, move_us) in zip(order, echoes, moves):
+            for server, echo, (rate, _, move_us, frame) in zip(order, echoes, moves):
                 print(f"   {server.label:22s} ratio move path / echo ceiling: {rate / echo[0]:.2f}x throughput "
                       f"(goal >= 0.5x), {echo[1] / move_us:.2f}x by server CPU per operation", flush=True)
                 best = figures[server.label].get("active", (0, float("inf")))
                 if move_us < best[1]:
                     figures[server.label]["active"], figures[server.label]["echo"] = (rate, move_us), echo
+                    figures[server.label]["frame"] = frame
+        if args.lifecycles:
+            for server in all_servers:
+                players = await start_players(server, clients[server.label], args.lifecycles, first=100_000)
+                figures[server.label]["lifecycle"] = await lifecycles(server, players, seconds, measure, show, cpu_us)
+                await asyncio.gather(*(player.ws.close() for player in players if player.ws is not None))
         if args.connected:
             everyone = {}
             for s in all_servers:
@@ -233,7 +253,7 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
             paced = await each(all_servers, lambda s: players_moving(s, everyone[s.label], phase, args.pause,
                                                                      f"1 move/{args.pause:g}s each"))
             goal = "15 ms at 1,000 players, 1 move/s" if args.pause == 1.0 else "25 ms at 5,000 players, 1 move/5 s"
-            for server, (_, p99, us) in zip(all_servers, paced):
+            for server, (_, p99, us, _) in zip(all_servers, paced):
                 figures[server.label]["connected"] = p99, us
                 print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal {goal})")
             if not args.no_memory:
@@ -248,14 +268,17 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
 
 
 def summary(figures: dict[str, dict], connected: int) -> None:
-    print(f"   {'server':22s} | echo msgs/s | move msgs/s | ratio | us/move active | us/move paced | p99 {connected} | KB/socket")
+    print(f"   {'server':22s} | echo msgs/s | move msgs/s | ratio | us/move active | us/move paced | p99 {connected} | KB/socket"
+          " | ms/Wish game | cmds/game | frame B")
     for label, f in figures.items():
         echo, _ = f["echo"]
         rate, us = f["active"]
         p99, us_1s = f.get("connected", (float("nan"), float("nan")))
         memory = f.get("memory", float("nan")) / 1024
+        game_us, commands = f.get("lifecycle", (float("nan"), float("nan")))
         print(f"   {label:22s} | {echo:11.0f} | {rate:11.0f} | {rate / echo:5.2f} | {us:14.0f} | {us_1s:13.0f} |"
-              f" {p99 * 1e3:5.1f} ms | {memory:9.1f}", flush=True)
+              f" {p99 * 1e3:5.1f} ms | {memory:9.1f} | {game_us / 1e3:12.2f} | {commands:9.1f} | {f.get('frame', 0):7.0f}",
+              flush=True)
 
 
 def main(argv: list[str]) -> int:
@@ -282,12 +305,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sockets", type=int, default=5000, help="idle sockets of the second memory phase "
                         "(not with --quick; the goal is stated at 10,000)")
     parser.add_argument("--no-memory", action="store_true", help="skip the idle memory phase")
+    parser.add_argument("--lifecycles", type=int, default=20, help="players playing whole Wish games in a loop, "
+                        "for the CPU and Redis commands of one game's lifecycle (0: skip)")
+    parser.add_argument("--deflate", action="store_true", help="the clients offer permessage-deflate (a server "
+                        "takes it with --setting ARENA_WS_DEFLATE=true beside one without: on and off in one run)")
     parser.add_argument("--profile", type=Path, help="folder: each server runs under pyinstrument, reports there")
     args = parser.parse_args(argv)
     for setting in args.setting:
         if not re.fullmatch(r"[A-Z][A-Z0-9_]*=.*", setting):
             parser.error(f"--setting wants NAME=VALUE like ARENA_APPEND_IN_FLIGHT=2, not {setting!r}")
     Player.game, Player.variant = args.game, GAMES[args.game]
+    Player.compression = "deflate" if args.deflate else None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets on both ends
     gc.freeze()  # the clients' own collector pauses would show up as server latency

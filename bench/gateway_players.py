@@ -1,8 +1,11 @@
 """The bench's players: a guest with one game socket, playing random legal moves.
 
 A move is done when the client holds the view after it: from the `s2c.accepted` that carries it (the
-mover's one frame since the acceptance carries the new view), or from the `s2c.update` that followed a bare
-acceptance (older servers, which a `--against` baseline may be). Both are timed the same way.
+mover's one frame since the acceptance carries the new view, whole or as a delta it applies), or from the
+`s2c.update` that followed a bare acceptance (older servers, which a `--against` baseline may be). Both are
+timed the same way. Each player counts the bytes of the frame that brought its move, and what those frames
+would be on the wire with permessage-deflate (a deflate stream per socket, its context kept from frame to
+frame, as the extension does by default).
 """
 
 from __future__ import annotations
@@ -10,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+import zlib
 
 import httpx
 import msgspec
 from websockets.asyncio.client import connect
+
+from services.games.view_delta import applied_json
 
 from .gateway_server import Server
 
@@ -23,11 +29,15 @@ encode = msgspec.json.Encoder().encode
 
 class Player:
     game, variant = "spider", {"suits": 1}  # a long game: steady play, few re-creations (--game changes it)
+    compression: str | None = None  # "deflate": offer permessage-deflate (--deflate)
 
     def __init__(self, server: Server, http: httpx.AsyncClient, number: int = 0) -> None:
         self.server, self.http = server, http
         self.token = self.ws = self.game_id = None
         self.version, self.view = 0, None
+        self.frame_bytes: list[int] = []  # the frame that brought each move's view, as sent
+        self.deflated_bytes: list[int] = []  # the same, as permessage-deflate would send it
+        self.deflater = None
         # Named deals, the same for the same player number on every server of a run: with the same random
         # choices (seeded by number too) each server gets the same moves and the same new games to make.
         self.number, self.games = number, 0
@@ -61,29 +71,45 @@ class Player:
         created = await self.post("/api/games", json=body, headers={"Authorization": f"Bearer {self.token}"})
         self.game_id = created.json()["id"]
         url = f"{self.server.ws}/ws/games/{self.game_id}?ticket={await self.ticket()}"
-        self.ws = await connect(url, compression=None, max_size=None)
-        snapshot = decode(await self.ws.recv())["snapshot"]
-        self.version, self.view = snapshot["version"], snapshot["view"]
+        self.ws = await connect(url, compression=self.compression, max_size=None)
+        first = await self.ws.recv()
+        # permessage-deflate's defaults here: a 4 KB window (12 bits) at memory level 5, context taken over.
+        self.deflater = zlib.compressobj(6, zlib.DEFLATED, -12, 5)
+        self.deflate(first)
+        self.snapshot = decode(first)["snapshot"]
+        self.version, self.view = self.snapshot["version"], self.snapshot["view"]
 
-    async def move(self, rng: random.Random) -> float | None:
-        """One random legal move; its latency (sent to the new view received), or None if a new game began."""
+    def deflate(self, frame: bytes | str) -> int:
+        data = frame.encode() if isinstance(frame, str) else frame
+        return len(self.deflater.compress(data) + self.deflater.flush(zlib.Z_SYNC_FLUSH)) - 4  # (less the tail)
+
+    async def move(self, rng: random.Random, *, new_game_at_end: bool = True) -> float | None:
+        """One random legal move; its latency (sent to the new view received), or None if the game is over
+        (and a new one began, unless `new_game_at_end` is false: then a game with no move left is resigned)."""
         # Undo and resign are listed too; a random resign would end the game at once.
         moves = [move for move in self.view["legal"] if move["type"] not in ("undo", "resign")]
-        if self.view["status"] != "in_progress" or not moves:
-            await self.new_game()
+        if self.view["status"] != "in_progress" or (not moves and new_game_at_end):
+            if new_game_at_end:
+                await self.new_game()
             return None
+        moves = moves or [{"type": "resign"}]
         frame = {"type": "c2s.move", "move_id": f"{self.game_id}-{self.version}", "version": self.version,
                  "move": rng.choice(moves)}
         started = time.perf_counter()
         await self.ws.send(encode(frame))
         while True:
-            answer = decode(await self.ws.recv())
+            raw = await self.ws.recv()
+            answer = decode(raw)
             kind = answer["type"]
             if kind == "s2c.rejected":
                 raise RuntimeError(f"a legal move was rejected: {answer}")
             snapshot = answer.get("snapshot") if kind in ("s2c.accepted", "s2c.update") else None
+            if answer.get("delta") is not None:
+                snapshot = applied_json(self.snapshot, answer["delta"])
             if snapshot is not None and snapshot["version"] == self.version + 1:
-                self.version, self.view = snapshot["version"], snapshot["view"]
+                self.frame_bytes.append(len(raw))
+                self.deflated_bytes.append(self.deflate(raw))
+                self.snapshot, self.version, self.view = snapshot, snapshot["version"], snapshot["view"]
                 return time.perf_counter() - started
 
 

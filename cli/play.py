@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from collections.abc import Callable
 
 import engine
+from services.games.view_delta import applied_json
 
 from .play_api import Api, PlayError, TokenStore, normalize_server, socket_address, token_file
 from .play_commands import HELP, parse_line
@@ -156,8 +157,17 @@ class PlaySession:
     def absorb(self, frame: dict[str, Any]) -> None:  # Any: JSON
         """Take in what a frame says about the game; fatal errors end the session."""
         kind = frame.get("type")
+        delta = frame.get("delta") if kind in ("s2c.update", "s2c.accepted") else None
+        if delta is not None:  # the game after a move, as a change to the version before it
+            if self.view is None or delta["base"] != self.version:
+                return  # not what this client holds: the link asks for the whole (c2s.sync)
+            held = {"version": self.version, "view": self.view, "elapsed_ms": self.elapsed_ms}
+            whole = applied_json(held, delta)
+            assert whole is not None  # (its base is the version held: checked above)
+            self.view, self.version, self.elapsed_ms = whole["view"], whole["version"], whole["elapsed_ms"]
+            self.dirty = True
         # The mover's acceptance carries the game after its move (none for a retry this socket showed).
-        if kind in ("s2c.snapshot", "s2c.update") or (kind == "s2c.accepted" and frame.get("snapshot")):
+        elif kind in ("s2c.snapshot", "s2c.update") or (kind == "s2c.accepted" and frame.get("snapshot")):
             snapshot = frame["snapshot"]  # the game service's snapshot: version, view, time, seed once ended
             if kind == "s2c.snapshot":
                 self.role = frame.get("role", self.role)

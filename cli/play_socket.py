@@ -164,6 +164,10 @@ class GameLink:
                 await self.reconnect()
                 continue
             self.absorb(frame)
+            delta = frame.get("delta")
+            if delta is not None and self.version() < delta["version"]:
+                # A change to a version this client does not hold (it missed one): ask for the whole game.
+                await self.send({"type": "c2s.sync", "version": max(self.version(), 0)})
             return frame
 
     async def frame(self, timeout: float | None = None) -> Frame | None:

@@ -55,6 +55,10 @@ class LiveGame:
             self._view, self._view_of = engine.player_view(self.state), self.state
         return self._view  # type: ignore[return-value]  # set on the line above when stale
 
+    def cached_view(self) -> PlayerView | None:
+        """The view of the state now if one was built (what the last frame showed), without building one."""
+        return self._view if self._view_of is self.state else None
+
     @property
     def owner(self) -> str:
         return self.created.player_id

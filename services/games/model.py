@@ -12,6 +12,7 @@ from engine import PlayerView
 
 from ..store.keys import meta_key, player_games_key  # noqa: F401  (re-exported)
 from .live import MoveAnswer
+from .view_delta import SnapshotDelta
 
 NOT_YOUR_GAME = "not_your_game"
 NO_SUCH_GAME = "no_such_game"
@@ -77,3 +78,4 @@ class Refusal(Struct, frozen=True):
 class MoveResult(Struct, frozen=True):
     answer: MoveAnswer
     snapshot: Snapshot | None = None  # the state after an accepted move (None when rejected)
+    delta: SnapshotDelta | None = None  # the snapshot as a change to the one before (None: only the whole will do)

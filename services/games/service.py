@@ -39,6 +39,7 @@ from .record import BadLog, GameLog, read_log, settled, start_state, stopped_at
 from .secrecy import DealSecrecy
 from .live import LiveGame, LiveGames, MoveAnswer
 from .showing import Showing, _text
+from .view_delta import delta_between
 from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     ARCHIVED,
     BAD_LOG,
@@ -264,6 +265,7 @@ class GameService(Showing):
                 return await self._stale(live, move_id, expected_version)
             if result.duplicate:
                 return await self._stale(live, move_id, expected_version)
+            before = self.baseline(live)  # the view the mover (and every watcher) holds
             state = live.state
             for event in decided:
                 state = engine.evolve(state, event)
@@ -279,7 +281,7 @@ class GameService(Showing):
             snapshot = self.snapshot_of(live)
             if self.move_hook is not None:
                 self.move_hook.moved(live, snapshot)
-            return MoveResult(answer, snapshot)
+            return MoveResult(answer, snapshot, delta_between(before, snapshot))
 
     async def _stale(self, live: LiveGame, move_id: str, expected_version: int) -> MoveResult:
         """The client's version is not ours: a retry of a stored move, another process's write, or stale."""

@@ -17,6 +17,7 @@ from .entries import CASUAL_KINDS, RACE, GameShown
 from .live import LiveGame, LiveGames, ms_between
 from .model import NOT_PUBLIC_YET, NOT_STARTED, GameSummary, Refusal, Snapshot, meta_key, player_games_key, stream_of
 from .secrecy import DealSecrecy
+from .view_delta import Baseline
 from ..store import EventStore, VersionConflict
 
 
@@ -114,6 +115,12 @@ class Showing:
             deal=deal,
             deal_number=self.deal_number(live),
         )
+
+    def baseline(self, live: LiveGame) -> Baseline | None:
+        """What the last frame of this game showed, to send the next one as a change to it; None when no
+        view of the state now was built (a game just rebuilt from its log: the next frame goes whole)."""
+        view = live.cached_view()
+        return None if view is None else Baseline(live.version, view, self.deal_number(live))
 
     def deal_number(self, live: LiveGame) -> int | None:
         """The deal number a player may see now: a casual or practice game's own deal at once (it is

@@ -17,6 +17,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import engine
 from services.games.record import read_log, start_state
+from services.games.view_delta import applied_json
 from services.store.envelope import ENTRY_FIELD, decode_event, log_key
 
 
@@ -32,8 +33,20 @@ class Audit:
         assert len(events) == version, f"frame names version {version}, the log has {log.version}"
         return engine.fold(state, events)
 
+    def check_delta(self, game_id: str, delta: dict[str, Any]) -> None:
+        """A delta shows only cards and intents of the game at its version (the whole it stands for is
+        checked as well, once the client applied it)."""
+        assert delta["game_id"] == game_id
+        hidden = engine.hidden_cards(self.state_at(game_id, delta["version"]))
+        shown = {card["id"] for pile in delta["piles"] for card in pile["cards"]}
+        assert not shown & hidden, f"a delta shows face-down cards {sorted(shown & hidden)}"
+        named = {entry["card"] for entry in delta["legal"] if isinstance(entry, dict) and "card" in entry}
+        assert not named & hidden, f"a delta's legal move names face-down cards {sorted(named & hidden)}"
+        assert not {"seed", "deal", "deal_number"} & set(delta), "a delta never carries the deal"
+
     def check(self, game_id: str, frame: dict[str, Any]) -> None:
-        """A snapshot or an update carries the service's snapshot: check what it shows."""
+        """A snapshot or an update carries the service's snapshot (a delta's as the client applied it):
+        check what it shows."""
         if not frame.get("snapshot"):  # (an acceptance of a move this socket showed already carries none)
             return
         snapshot = frame["snapshot"]
@@ -53,17 +66,32 @@ class Audit:
 
 
 class Socket:
-    """One websocket to one game; every frame received is audited."""
+    """One websocket to one game; every frame received is audited. A delta is applied to the snapshot
+    last shown, as a client does, and the frame handed on with the whole `snapshot` it stands for (a delta
+    that does not follow, a gap, is handed on as it came: the test asks for a sync)."""
 
     def __init__(self, conn: ClientConnection, game_id: str, audit: Audit) -> None:
         self.conn, self.game_id, self.audit = conn, game_id, audit
+        self.shown: dict[str, Any] | None = None  # the snapshot this socket holds, deltas applied
+        self.deltas = 0  # deltas received (tests check the server sends them)
+        self.raw: dict[str, Any] = {}
 
     def send(self, frame: dict[str, Any] | str | bytes) -> None:
         self.conn.send(frame if isinstance(frame, (str, bytes)) else json.dumps(frame))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         frame = json.loads(self.conn.recv(timeout=timeout))
+        self.raw = dict(frame)  # the frame as the server sent it (a delta's snapshot is added below)
+        if frame.get("delta"):
+            self.deltas += 1
+            self.audit.check_delta(self.game_id, frame["delta"])
+            whole = applied_json(self.shown, frame["delta"]) if self.shown is not None else None
+            if whole is not None:
+                frame["snapshot"] = whole
         self.audit.check(self.game_id, frame)
+        if frame.get("snapshot") and (self.shown is None or frame["snapshot"]["version"] > self.shown["version"]
+                                      or frame["type"] == "s2c.snapshot"):
+            self.shown = frame["snapshot"]
         return frame
 
     def recv_until(self, kind: str, timeout: float = 10) -> dict[str, Any]:

@@ -82,8 +82,8 @@ def test_a_stalled_redis_gets_503_and_unavailable_within_the_pool_wait_and_a_war
             reads.join(30)  # the two that held the pool are answered: the stall is over
             # After the stall: the move again with its id, and the late socket asks for its snapshot.
             again = sock.move(0, move, move_id="in-the-stall")
-            assert {**again, "snapshot": None} == {
-                "type": "s2c.accepted", "move_id": "in-the-stall", "version": 1, "snapshot": None}
+            assert {key: again[key] for key in ("type", "move_id", "version")} == {
+                "type": "s2c.accepted", "move_id": "in-the-stall", "version": 1}
             assert again["snapshot"]["version"] == 1  # this socket had not shown the move yet
             late.close()
             late = watcher.open(game_id)  # the client comes back with a new ticket

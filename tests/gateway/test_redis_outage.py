@@ -34,8 +34,8 @@ def test_move_during_an_outage_is_retried_once(tmp_path):
             assert error["type"] == "s2c.error" and error["code"] == "unavailable"
             server = EmbeddedRedis(tmp_path / "redis", port=port).start()  # same folder: the log is kept
             answer = sock.move(0, move, move_id="during-outage")
-            assert {**answer, "snapshot": None} == {
-                "type": "s2c.accepted", "move_id": "during-outage", "version": 1, "snapshot": None}
+            assert {key: answer[key] for key in ("type", "move_id", "version")} == {
+                "type": "s2c.accepted", "move_id": "during-outage", "version": 1}
             assert answer["snapshot"]["version"] == 1  # the acceptance carries the game after the move
             assert sock.move(0, move, move_id="during-outage")["version"] == 1
             assert player.summary(created["id"])["version"] == 1

@@ -8,6 +8,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from services.games.view_delta import FULL_EVERY
 from tests.gateway.conftest import ServerThread, gateway_settings
 
 pytestmark = pytest.mark.integration
@@ -37,22 +38,70 @@ def test_unknown_game_gets_an_error(alice):
     assert sock.recv()["code"] == "no_such_game"
 
 
-def test_snapshot_and_update_frames_carry_the_service_snapshot_whole(alice):
+def test_a_snapshot_is_whole_and_a_move_is_answered_with_a_delta(alice):
     game_id, sock, snapshot = open_game(alice)
     fields = {"game_id", "version", "view", "elapsed_ms", "seed", "deal", "deal_number"}
     assert set(snapshot) == {"type", "role", "snapshot"} and set(snapshot["snapshot"]) == fields
     assert snapshot["snapshot"]["game_id"] == game_id and snapshot["snapshot"]["version"] == 0
-    # The mover's one frame per move: the acceptance, carrying the snapshot after the move.
+    # The mover's one frame per move: the acceptance, carrying the game after the move as a change to the
+    # version it moved at (the test socket applies it and checks the result against the engine's view).
     accepted = sock.move(0, snapshot["snapshot"]["view"]["legal"][0])
-    assert set(accepted) == {"type", "move_id", "version", "snapshot"} and set(accepted["snapshot"]) == fields
-    assert accepted["type"] == "s2c.accepted" and accepted["version"] == accepted["snapshot"]["version"] == 1
-    # Another socket of the game gets the same snapshot as an update.
+    assert set(sock.raw) == {"type", "move_id", "version", "delta"}
+    delta = accepted["delta"]
+    assert accepted["type"] == "s2c.accepted" and accepted["version"] == delta["version"] == 1 and delta["base"] == 0
+    assert {"game_id", "base", "version", "status", "moves", "undos", "elapsed_ms", "piles", "legal"} <= set(delta)
+    assert set(accepted["snapshot"]) == fields and accepted["snapshot"]["version"] == 1
+    # Another socket of the game: whole on connect, then the same delta as an update.
     watcher = alice.open(game_id)
     assert watcher.recv()["snapshot"]["version"] == 1
     accepted = sock.move(1, accepted["snapshot"]["view"]["legal"][0])
     update = watcher.recv_until("s2c.update")
-    assert set(update) == {"type", "snapshot"} and update["snapshot"] == accepted["snapshot"]
-    assert update["snapshot"]["version"] == 2
+    assert set(watcher.raw) == {"type", "delta"} and update["delta"] == accepted["delta"]
+    assert update["snapshot"] == accepted["snapshot"] and update["snapshot"]["version"] == 2
+    sock.close()
+    watcher.close()
+
+
+def test_a_delta_that_does_not_follow_is_healed_by_a_sync(alice, bob):
+    """A socket that missed a version (its client dropped a frame) cannot apply the next delta: the base is
+    not its version. c2s.sync brings the whole game, and the deltas after it apply again."""
+    game_id, sock, snapshot = open_game(alice, "spider", {"suits": 1}, 5)
+    watcher = bob.open(game_id)
+    watcher.recv()
+    version, view = 0, snapshot["snapshot"]["view"]
+    for _ in range(2):
+        accepted = sock.move(version, view["legal"][0])
+        version, view = accepted["version"], accepted["snapshot"]["view"]
+    watcher.shown = None  # the watcher forgets it saw anything: the first delta it reads does not apply
+    gap = watcher.recv_until("s2c.update")
+    assert gap["delta"]["base"] == 0 and "snapshot" not in gap
+    watcher.send({"type": "c2s.sync", "version": 0})
+    assert watcher.recv_until("s2c.snapshot")["snapshot"]["version"] == 2
+    accepted = sock.move(version, view["legal"][0])
+    assert watcher.recv_until("s2c.update")["snapshot"] == accepted["snapshot"]
+    sock.close()
+    watcher.close()
+
+
+def test_a_whole_snapshot_goes_every_full_every_versions_and_at_the_end(alice, bob):
+    game_id, sock, snapshot = open_game(alice, "spider", {"suits": 1}, 5)
+    watcher = bob.open(game_id)
+    watcher.recv()
+    version, view = 0, snapshot["snapshot"]["view"]
+    whole_at = []
+    while version < FULL_EVERY + 1:
+        move = next(m for m in view["legal"] if m["type"] not in ("undo", "resign"))
+        accepted = sock.move(version, move)
+        if "snapshot" in sock.raw:
+            whole_at.append(accepted["version"])
+        version, view = accepted["version"], accepted["snapshot"]["view"]
+        update = watcher.recv_until("s2c.update")
+        assert ("snapshot" in watcher.raw) == (version in whole_at) and update["snapshot"]["view"] == view
+    assert whole_at == [FULL_EVERY]
+    # The end: status changes and the deal shows, so the whole snapshot goes.
+    ended = sock.move(version, {"type": "resign"})
+    assert "snapshot" in sock.raw and ended["snapshot"]["seed"] == 5 and ended["snapshot"]["deal"]
+    assert "snapshot" in watcher.recv_until("s2c.update") and "snapshot" in watcher.raw
     sock.close()
     watcher.close()
 
@@ -80,9 +129,9 @@ def test_retried_move_id_gets_the_first_answer_and_moves_once(alice):
     first = sock.move(0, move, move_id="same")
     again = sock.move(0, move, move_id="same")
     assert first["snapshot"]["version"] == 1
-    # The retry's answer is the first one's; the socket showed that version already, so no snapshot again.
-    assert {**first, "snapshot": None} == again == {"type": "s2c.accepted", "move_id": "same", "version": 1,
-                                                    "snapshot": None}
+    # The retry's answer is the first one's; the socket showed that version already, so no view again.
+    assert again == {"type": "s2c.accepted", "move_id": "same", "version": 1}
+    assert {key: first[key] for key in again} == again
     assert alice.summary(game_id)["version"] == 1
     # Also after a reconnect (a lost connection is the usual reason for a retry).
     sock.close()

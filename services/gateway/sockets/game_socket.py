@@ -2,7 +2,9 @@
 
 One connection watches one game. The owner plays; anyone else authenticated watches read-only.
 An update is encoded once per version and the same bytes go to every socket of the game: sockets
-of this process get it directly, other gateway processes over Redis pub/sub (see fanout.py).
+of this process get it directly, other gateway processes over Redis pub/sub (see fanout.py). It is
+a change against the version before (services/games/view_delta.py): every socket of the game showed
+that version, and one that did not (a slow socket whose outbox dropped some) resyncs.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from litestar import WebSocket
 
-from ...games.service import GameService, Refusal, Snapshot
+from ...games.service import GameService, MoveResult, Refusal
 from ...metrics import observe_move, redis_error, socket_shown
 from ...runtime.settings import Settings
 from ...store.keys import updates_channel as channel_of
@@ -23,22 +25,33 @@ from .messages import (
     RejectedS2C,
     SnapshotS2C,
     UpdateS2C,
+    encode_once,
     encode_s2c,
-    encode_snapshot,
 )
 from ..guards.overload import UNAVAILABLE_ERRORS, warnings
 from .pushes import VersionedPushes
 from .raw_send import frame_of, text_sender
 from .frame_admission import FrameAdmission
 
-OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped (each view is whole)
+OUTBOX_LIMIT = 256  # updates waiting for a slow socket; older ones are dropped (its client then resyncs)
 
 
-def accepted_frames(move_id: str, version: int, snapshot: Snapshot) -> tuple[bytes, bytes]:
-    """The mover's acceptance carrying the snapshot, and everyone else's update: the snapshot encoded once."""
-    shown = encode_snapshot(snapshot)
-    # A Raw value in a field typed Snapshot: msgspec encodes it as the bytes it holds.
-    return encode_s2c(AcceptedS2C(move_id, version, shown)), encode_s2c(UpdateS2C(shown))  # type: ignore[arg-type]  # Raw for Snapshot (above)
+def accepted_frames(result: MoveResult, mover_version: int) -> tuple[bytes, bytes]:
+    """The mover's acceptance carrying the game after the move, and everyone else's update: the delta when
+    there is one (encoded once for both), the whole snapshot otherwise. A mover whose socket did not show
+    the delta's base (a script moving at a version it was not sent) gets the whole snapshot."""
+    answer, snapshot, delta = result.answer, result.snapshot, result.delta
+    assert snapshot is not None, "an accepted move's result carries the game after it"
+    # Raw values in fields typed Snapshot and SnapshotDelta: msgspec encodes them as the bytes they hold.
+    if delta is None:
+        whole = encode_once(snapshot)
+        return (encode_s2c(AcceptedS2C(answer.move_id, answer.version, snapshot=whole)),  # type: ignore[arg-type]  # Raw (above)
+                encode_s2c(UpdateS2C(snapshot=whole)))  # type: ignore[arg-type]  # Raw (above)
+    change = encode_once(delta)
+    update = encode_s2c(UpdateS2C(delta=change))  # type: ignore[arg-type]  # Raw (above)
+    if delta.base != mover_version:
+        return encode_s2c(AcceptedS2C(answer.move_id, answer.version, snapshot=snapshot)), update
+    return encode_s2c(AcceptedS2C(answer.move_id, answer.version, delta=change)), update  # type: ignore[arg-type]  # Raw (above)
 
 
 def published(version: int, frame: bytes) -> bytes:
@@ -136,7 +149,7 @@ class GameSocket(VersionedPushes):
             # update when the move was first made; a retry through another process is answered there.)
             await self.send(encode_s2c(AcceptedS2C(answer.move_id, answer.version)))
             return
-        accepted, update = accepted_frames(answer.move_id, answer.version, snapshot)
+        accepted, update = accepted_frames(result, self.sent_version)
         self.fanout.queue_publish(self.channel, published(snapshot.version, update))
         self.fanout.local.deliver(self.channel, snapshot.version, update, skip=self)
         self.sent_version = snapshot.version

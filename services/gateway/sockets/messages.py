@@ -15,6 +15,7 @@ from msgspec import Meta, Struct
 from engine import AnyIntent
 
 from ...games.model import Snapshot
+from ...games.view_delta import SnapshotDelta
 
 MoveId = Annotated[str, Meta(min_length=1, max_length=64)]
 Version = Annotated[int, Meta(ge=0)]
@@ -57,20 +58,25 @@ class SnapshotS2C(S2C, tag="s2c.snapshot", frozen=True):
     snapshot: Snapshot  # the game service's, as it is: version, view, time, and the deal once ended
 
 
-class UpdateS2C(S2C, tag="s2c.update", frozen=True):
-    """After every accepted move, to every socket of the game but the mover's (its acceptance carries it)."""
+class UpdateS2C(S2C, tag="s2c.update", frozen=True, omit_defaults=True):
+    """After every accepted move, to every socket of the game but the mover's (its acceptance carries it):
+    the game after the move as a `delta` against the version before (view_delta.py), or as a whole
+    `snapshot` where a delta will not do (an end, every FULL_EVERY versions). A client whose version is not
+    the delta's base asks for the whole with c2s.sync."""
 
-    snapshot: Snapshot
+    snapshot: Snapshot | None = None
+    delta: SnapshotDelta | None = None
 
 
-class AcceptedS2C(S2C, tag="s2c.accepted", frozen=True):
-    """The move is stored. `snapshot` is the game after it, for the socket that sent the move: one frame
-    per move instead of an acceptance and an update. None when this socket has shown that version already
-    (a retry of a move it showed)."""
+class AcceptedS2C(S2C, tag="s2c.accepted", frozen=True, omit_defaults=True):
+    """The move is stored. `delta` or `snapshot` is the game after it, for the socket that sent the move:
+    one frame per move instead of an acceptance and an update. Neither when this socket has shown that
+    version already (a retry of a move it showed)."""
 
     move_id: str
     version: int
     snapshot: Snapshot | None = None
+    delta: SnapshotDelta | None = None
 
 
 class RejectedS2C(S2C, tag="s2c.rejected", frozen=True):
@@ -118,10 +124,10 @@ def encode_s2c(frame: S2C) -> bytes:
     return _encoder.encode(frame)
 
 
-def encode_snapshot(snapshot: Snapshot) -> msgspec.Raw:
-    """A snapshot encoded once, to be placed in several frames (the mover's acceptance, everyone else's
-    update): msgspec writes a Raw field's bytes as they are, so the view is encoded once per version."""
-    return msgspec.Raw(_encoder.encode(snapshot))
+def encode_once(shown: Snapshot | SnapshotDelta) -> msgspec.Raw:
+    """A snapshot or delta encoded once, to be placed in several frames (the mover's acceptance, everyone
+    else's update): msgspec writes a Raw field's bytes as they are, so a version is encoded once."""
+    return msgspec.Raw(_encoder.encode(shown))
 
 
 # Every server frame decoded back (the tests and the bench read frames with it).

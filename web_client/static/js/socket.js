@@ -28,10 +28,10 @@ const HANDLERS = {
   "s2c.accepted"(link, msg) {
     settleMove(link.state, msg.move_id);
     // One frame per move: the acceptance carries the game after it (no s2c.update follows for this
-    // socket). A retry of a move this socket showed carries none; should the version still be behind
-    // (an older server sends the update after the acceptance), ask if it does not come.
-    receiveView(link.state, msg, false, true);
-    if (msg.version > link.state.version) link.syncSoon();
+    // socket). A retry of a move this socket showed carries none; should the version still be behind,
+    // ask if the update does not come; a delta that does not follow what is held: ask at once.
+    if (receiveView(link.state, msg, false) === "gap") link.sync();
+    else if (msg.version > link.state.version) link.syncSoon();
     link.changed("accepted"); // (the new view is drawn with it; "accepted" is what sounds the move)
   },
   "s2c.rejected"(link, msg) {

@@ -23,18 +23,17 @@ export function createState(gameId) {
 }
 
 /**
- * Take a snapshot, an update or an acceptance (each carries the server's `snapshot`: version, view, time,
- * and the seed and deal once ended; an acceptance may carry none). Updates must follow the held version
- * by exactly one; anything older is stale (ignored), anything newer is a gap (the caller resyncs). An
- * acceptance's snapshot is the game right after this socket's own move, whole: taken when it is newer.
+ * Take a snapshot, an update or an acceptance. Each carries the game after a move either whole (`snapshot`:
+ * version, view, time, and the seed and deal once ended) or as a `delta` against the version before it
+ * (docs/protocol.md); an acceptance of a retried move carries neither. A snapshot frame is always taken. A
+ * whole update or acceptance is taken when newer; a delta only when its base is the version held: an older
+ * one is stale (ignored), one that does not follow is a gap (the caller resyncs with c2s.sync).
  */
-export function receiveView(state, msg, isSnapshot, isAccepted = false) {
+export function receiveView(state, msg, isSnapshot) {
+  if (msg.delta) return receiveDelta(state, msg.delta);
   const snapshot = msg.snapshot;
   if (!snapshot) return "none";
-  if (!isSnapshot) {
-    if (snapshot.version <= state.version) return "stale";
-    if (!isAccepted && snapshot.version !== state.version + 1) return "gap";
-  }
+  if (!isSnapshot && snapshot.version <= state.version) return "stale";
   state.version = snapshot.version;
   state.view = snapshot.view;
   if (isSnapshot && msg.role) state.role = msg.role;
@@ -42,10 +41,37 @@ export function receiveView(state, msg, isSnapshot, isAccepted = false) {
   state.seed = snapshot.seed ?? null;
   state.dealNumber = snapshot.deal_number ?? null;
   state.deal = snapshot.deal ?? null;
-  state.elapsedMs = snapshot.elapsed_ms ?? 0;
+  took(state, snapshot.elapsed_ms);
+  return "applied";
+}
+
+function receiveDelta(state, delta) {
+  if (delta.version <= state.version) return "stale";
+  if (!state.view || delta.base !== state.version) return "gap";
+  state.version = delta.version;
+  state.view = appliedDelta(state.view, delta);
+  took(state, delta.elapsed_ms); // (the seed, deal and number stay: a delta goes only while they cannot change)
+  return "applied";
+}
+
+/** The view a delta stands for, made from the one at its base: the changed piles cut and extended, the
+ * legal list's indices read from the old list, the info, buttons and notes replaced only when sent. */
+export function appliedDelta(view, delta) {
+  const cuts = new Map(delta.piles.map((cut) => [cut.id, cut]));
+  const piles = view.piles.map((pile) => {
+    const cut = cuts.get(pile.id);
+    return cut ? { ...pile, down: cut.down, cards: pile.cards.slice(0, cut.keep).concat(cut.cards) } : pile;
+  });
+  const legal = delta.legal.map((entry) => (typeof entry === "number" ? view.legal[entry] : entry));
+  const next = { ...view, status: delta.status, moves: delta.moves, undos: delta.undos, piles, legal };
+  for (const field of ["info", "actions", "notes"]) if (field in delta) next[field] = delta[field];
+  return next;
+}
+
+function took(state, elapsedMs) {
+  state.elapsedMs = elapsedMs ?? 0;
   state.elapsedAt = performance.now();
   state.selection = null;
-  return "applied";
 }
 
 /** Server time in ms, ticking locally between messages while the game runs. */

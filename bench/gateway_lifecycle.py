@@ -1,0 +1,62 @@
+"""The lifecycle phase of `bench gateway`: whole short games, one after another, as a player meets them.
+
+Each of N players plays Wish games in a closed loop: create the game (HTTP), take a ticket (HTTP), open
+its socket and read the snapshot, play random legal moves to the end (resigning when none is left),
+close. The figures are per game: the server's CPU time, Redis's CPU time and the Redis commands it was
+sent (its own command counters read before and after), beside the same server's echo ceiling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import redis
+
+from .gateway_players import Player
+from .gateway_server import Server
+
+LIFECYCLE_GAME = "wish", {"mode": "standard"}  # the issue's short game: 16 pairs at most
+
+
+def redis_commands(server: Server) -> int:
+    """Every command Redis has run (its INFO commandstats), less the INFO calls that read them."""
+    stats = redis.Redis.from_url(server.redis.url).info("commandstats")
+    return sum(entry["calls"] for name, entry in stats.items() if name != "cmdstat_info")
+
+
+async def one_game(player: Player, rng: random.Random) -> None:
+    await player.new_game()
+    while True:
+        if await player.move(rng, new_game_at_end=False) is None:
+            break
+    await player.ws.close()
+    player.ws = None
+
+
+async def lifecycles(server: Server, players: list[Player], seconds: float, measure, show, cpu_us) -> tuple[float, float]:
+    """(server CPU us per whole game, Redis commands per game); prints the phase's figures."""
+    for player in players:
+        player.game, player.variant = LIFECYCLE_GAME
+
+    async def loop(player: Player, deadline: float, latencies: list[float], rng: random.Random) -> int:
+        games = 0
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            await one_game(player, rng)
+            latencies.append(time.perf_counter() - started)
+            games += 1
+        return games
+
+    async def work(deadline: float, latencies: list[float]) -> list[int]:
+        return await asyncio.gather(*(loop(p, deadline, latencies, random.Random(p.number)) for p in players))
+
+    commands = redis_commands(server)
+    count, lat, wall, cpu, redis_cpu = await measure(server, seconds, work)
+    per_game = (redis_commands(server) - commands) / max(count, 1)
+    rate = count / wall
+    show(server, "Wish lifecycles", len(players), rate, "games/s", lat, cpu)
+    print(f"   {'':22s} per whole game: server CPU {cpu_us(cpu, rate) / 1e3:.2f} ms (goal <= 3 ms), redis CPU "
+          f"{cpu_us(redis_cpu, rate) / 1e3:.2f} ms, {per_game:.1f} Redis commands", flush=True)
+    return cpu_us(cpu, rate), per_game
