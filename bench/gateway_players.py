@@ -70,7 +70,9 @@ class Player:
         body = {"game": self.game, "variant": self.variant, "seed": self.number * 1_000 + self.games}
         created = await self.post("/api/games", json=body, headers={"Authorization": f"Bearer {self.token}"})
         self.game_id = created.json()["id"]
-        url = f"{self.server.ws}/ws/games/{self.game_id}?ticket={await self.ticket()}"
+        # A new game comes with a ticket for its first socket (an older server's does not: ask for one).
+        ticket = created.json().get("ticket") or await self.ticket()
+        url = f"{self.server.ws}/ws/games/{self.game_id}?ticket={ticket}"
         self.ws = await connect(url, compression=self.compression, max_size=None)
         first = await self.ws.recv()
         # permessage-deflate's defaults here: a 4 KB window (12 bits) at memory level 5, context taken over.

@@ -107,6 +107,7 @@ class Api:
         self.server = server
         self.tokens = tokens
         self.token: str | None = tokens.get(server)
+        self.spare_tickets: dict[str, str] = {}  # game id -> the ticket its creation came with
 
     def request(self, method: str, path: str, body: Any = None, auth: bool = True) -> Any:  # Any: JSON in and out
         data = None if body is None else json.dumps(body).encode()
@@ -156,16 +157,20 @@ class Api:
         return self.request("POST", "/api/tickets")["ticket"]
 
     def socket_url(self, game_id: str) -> str:
-        return socket_url(self.server, game_id, self.ticket())
+        spare = self.spare_tickets.pop(game_id, None)  # the one a new game came with, used once
+        return socket_url(self.server, game_id, spare or self.ticket())
 
     def create_game(self, game: str, variant: dict[str, Any] | None, seed: int | None) -> dict[str, Any]:  # Any: a variant's JSON values
         self.ensure_token()
         body = {"game": game, "variant": variant, "seed": seed}
         try:
-            return self.request("POST", "/api/games", body)
+            created = self.request("POST", "/api/games", body)
         except Unauthorized:
             self.new_guest()  # the stored token is from another server or an older secret
-            return self.request("POST", "/api/games", body)
+            created = self.request("POST", "/api/games", body)
+        if created.get("ticket"):  # a new game comes with a ticket for its first socket (none: ask for one)
+            self.spare_tickets[created["id"]] = created["ticket"]
+        return created
 
     def hint(self, game_id: str, version: int) -> dict[str, Any]:  # Any: JSON
         """A hint for the position at `version` (POST /api/games/{id}/hint); PlayError when refused."""

@@ -28,6 +28,7 @@ import msgspec
 
 import engine
 from engine import IN_PROGRESS, AnyIntent, RuleError
+from engine.state import FINISHED
 from engine.intents import ResignIntent
 
 from . import codec
@@ -161,6 +162,9 @@ class GameService(Showing):
         """A new casual or practice game abandons the player's unfinished casual or practice games;
         daily attempts and race games are never abandoned by other games."""
         latest = [_text(raw) for raw in await self.redis.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)]
+        # A game this process holds won or abandoned stays so on every process (no move of any kind is left):
+        # its meta hash need not be read. Any other (in play, or lost, which an undo may take back) is read.
+        latest = [game_id for game_id in latest if not self._final_here(game_id)]
         if not latest:
             return
         # One round trip for all their meta hashes (each in its game's slot: no transaction), not one each:
@@ -175,6 +179,10 @@ class GameService(Showing):
             if live is not None and live.state.status == IN_PROGRESS:
                 await self.submit(player_id, game_id, f"abandon-{secrets.token_hex(6)}", live.version,
                                   ResignIntent())
+
+    def _final_here(self, game_id: str) -> bool:
+        live = self.live.get(game_id)
+        return live is not None and live.state.status in FINISHED
 
     # Loading ----------------------------------------------------------------------------------
 

@@ -74,6 +74,19 @@ def test_create_summary_and_my_games(alice, bob, http):
     assert http.get("/api/games", headers=bob.headers).json() == []
 
 
+def test_a_new_game_comes_with_a_ticket_for_one_socket(alice):
+    """The creation's answer carries a socket ticket (no POST /api/tickets before the first socket); used
+    once, like any ticket: a second socket with it is refused."""
+    game = alice.create("wish", {"mode": "standard"}, seed=5)
+    assert game["ticket"] and game["ticket_expires_in_ms"] > 0
+    sock = alice.open(game["id"], ticket=game["ticket"])
+    assert sock.recv()["type"] == "s2c.snapshot"
+    again = alice.open(game["id"], ticket=game["ticket"])
+    assert again.recv()["code"] == "bad_ticket"
+    sock.close()
+    again.close()
+
+
 def test_bad_create_gets_a_clear_error(alice, http):
     for body, code in [
         ({"game": "chess"}, "unknown_game"),

@@ -218,6 +218,25 @@ async def test_a_new_game_reads_the_players_history_in_one_round_trip(redis, clo
     assert {s.status for s in await service.list_games(player)} == {"abandoned"}
 
 
+async def test_games_this_process_saw_finished_need_no_meta_read(redis, clock):
+    """Won or abandoned is for good: a new game reads no meta hash for the player's games this process holds
+    finished; one it does not hold (another process's, or after a restart) is read."""
+    trips = RoundTrips(redis)
+    service = GameService(EventStore(redis, clock=clock), trips)
+    player = "g_finished_here"
+    game = await new_wish(service, seed=201, player=player)
+    await service.submit(player, game.id, "resign-1", 0, it.ResignIntent())
+    before = trips.count
+    second = await new_wish(service, seed=202, player=player)
+    held = trips.count - before
+    await service.submit(player, second.id, "resign-2", 0, it.ResignIntent())
+    elsewhere = GameService(EventStore(redis, clock=clock), trips)  # a fresh process: nothing held
+    before = trips.count
+    await new_wish(elsewhere, seed=203, player=player)
+    # The same creation, and one round trip more: the pipeline of the two finished games' meta hashes.
+    assert trips.count - before == held + 1
+
+
 async def test_unknown_or_malformed_game_id(service):
     assert await service.summary("0123456789abcdef") is None
     assert await service.summary("{bad}") is None

@@ -11,7 +11,7 @@ from litestar.enums import HttpMethod
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 from litestar.datastructures import State
-from msgspec import Meta, Struct, json
+from msgspec import Meta, Struct, json, structs
 
 from engine import RuleError
 
@@ -23,6 +23,9 @@ from .bodies import decode_body, whole_numbers
 from ...metrics import redis_error
 from ..errors import ApiError, ErrorBody
 from ..guards.limits import rate_limited
+from ..guards.overload import UNAVAILABLE_ERRORS, warnings
+from ...identity.sessions import Sessions
+from ...identity.tokens import TokenClaims
 
 
 class CreateGame(Struct, frozen=True, forbid_unknown_fields=True):
@@ -32,6 +35,14 @@ class CreateGame(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 _create_game = json.Decoder(CreateGame)
+
+
+class NewGame(GameSummary, frozen=True):
+    """A new game's summary and a one-use ticket for its first socket: the client opens the game without
+    a POST /api/tickets of its own (one request and its token check fewer for every game)."""
+
+    ticket: str | None = None  # None: the ticket could not be stored (Redis busy): ask /api/tickets
+    ticket_expires_in_ms: int | None = None
 
 
 class Health(Struct, frozen=True):
@@ -52,15 +63,22 @@ class GamesController(Controller):
     @post("/", status_code=201, opt=rate_limited("games"), responses=errors(400, 401, 429),
           operation_class=json_body(create_game_schema(), "the game, its variant (null: the default) and a chosen seed"))
     async def create_game(
-        self, request: Request, service: NamedDependency[GameService], player_id: NamedDependency[str]
-    ) -> GameSummary:
-        """Body: `{"game": "wish", "variant": {...} | null, "seed": <int> | null}` (see docs/protocol.md)."""
+        self, request: Request, service: NamedDependency[GameService], player_id: NamedDependency[str],
+        sessions: NamedDependency[Sessions], claims: NamedDependency[TokenClaims],
+    ) -> NewGame:
+        """Body: `{"game": "wish", "variant": {...} | null, "seed": <int> | null}` (see docs/protocol.md).
+        The answer is the game's summary with a socket ticket for it."""
         data = decode_body(await request.body(), _create_game)
         variant = whole_numbers(data.variant)  # {"piles": 11.0} is 11 piles; 11.5 stays, for the engine to refuse
         created = await service.create_game(player_id, data.game, variant, data.seed)
         if isinstance(created, RuleError):
             raise ApiError(400, created.code, created.message)
-        return created
+        try:
+            ticket = await sessions.new_ticket(claims)
+        except UNAVAILABLE_ERRORS as exc:  # the game is made: it is answered, without a ticket
+            warnings.warn("a new game's ticket", exc)
+            return NewGame(**structs.asdict(created))
+        return NewGame(**structs.asdict(created), ticket=ticket.ticket, ticket_expires_in_ms=ticket.expires_in_ms)
 
     @get("/", responses=errors(401))
     async def my_games(

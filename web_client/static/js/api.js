@@ -103,7 +103,18 @@ export async function request(method, path, body, retried = false) {
   return response.status === 204 ? null : parseJson(await response.text());
 }
 
-export const createGame = (game, variant, seed = null) => request("POST", "/api/games", { game, variant, seed });
+// A new game comes with a one-use ticket for its first socket: kept here until that socket opens (or it
+// expires), so opening a new game costs no POST /api/tickets.
+const spareTickets = new Map(); // game id -> {ticket, until}
+
+export async function createGame(game, variant, seed = null) {
+  const summary = await request("POST", "/api/games", { game, variant, seed });
+  if (summary?.ticket) {
+    // Used a little before it expires: the socket may take a moment to open.
+    spareTickets.set(summary.id, { ticket: summary.ticket, until: Date.now() + summary.ticket_expires_in_ms - 2000 });
+  }
+  return summary;
+}
 export const myGames = () => request("GET", "/api/games");
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
 /** "Play this deal again": a new practice game on the deal of one of my games (refused for a daily still secret). */
@@ -113,7 +124,9 @@ export const askHint = (id, version) => request("POST", `/api/games/${encodeURIC
 
 /** The game socket's address with a fresh one-use ticket: the token itself never goes in a URL. */
 export async function socketUrl(gameId) {
-  const { ticket } = await request("POST", "/api/tickets");
+  const spare = spareTickets.get(gameId);
+  spareTickets.delete(gameId);
+  const { ticket } = spare && spare.until > Date.now() ? spare : await request("POST", "/api/tickets");
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   return `${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?ticket=${encodeURIComponent(ticket)}`;
 }
