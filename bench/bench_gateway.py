@@ -240,7 +240,8 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
         if args.lifecycles:
             for server in all_servers:
                 players = await start_players(server, clients[server.label], args.lifecycles, first=100_000)
-                figures[server.label]["lifecycle"] = await lifecycles(server, players, seconds, measure, show, cpu_us)
+                figures[server.label]["lifecycle"] = await lifecycles(server, players, seconds, measure, show, cpu_us,
+                                                                      figures[server.label]["echo"][1])
                 await asyncio.gather(*(player.ws.close() for player in players if player.ws is not None))
         if args.connected:
             everyone = {}
@@ -255,7 +256,8 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
             goal = "15 ms at 1,000 players, 1 move/s" if args.pause == 1.0 else "25 ms at 5,000 players, 1 move/5 s"
             for server, (_, p99, us, _) in zip(all_servers, paced):
                 figures[server.label]["connected"] = p99, us
-                print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal {goal})")
+                print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal {goal}); "
+                      f"server CPU per paced move {us:.0f} us = {us / figures[server.label]['echo'][1]:.1f} echoes")
             if not args.no_memory:
                 for server in all_servers:
                     figures[server.label]["memory"] = await idle_memory(server, everyone[server.label], 1000)

@@ -35,7 +35,8 @@ async def one_game(player: Player, rng: random.Random) -> None:
     player.ws = None
 
 
-async def lifecycles(server: Server, players: list[Player], seconds: float, measure, show, cpu_us) -> tuple[float, float]:
+async def lifecycles(server: Server, players: list[Player], seconds: float, measure, show, cpu_us,
+                     echo_us: float) -> tuple[float, float]:
     """(server CPU us per whole game, Redis commands per game); prints the phase's figures."""
     for player in players:
         player.game, player.variant = LIFECYCLE_GAME
@@ -57,6 +58,7 @@ async def lifecycles(server: Server, players: list[Player], seconds: float, meas
     per_game = (redis_commands(server) - commands) / max(count, 1)
     rate = count / wall
     show(server, "Wish lifecycles", len(players), rate, "games/s", lat, cpu)
-    print(f"   {'':22s} per whole game: server CPU {cpu_us(cpu, rate) / 1e3:.2f} ms (goal <= 3 ms), redis CPU "
+    print(f"   {'':22s} per whole game: server CPU {cpu_us(cpu, rate) / 1e3:.2f} ms (goal <= 3 ms; "
+          f"{cpu_us(cpu, rate) / echo_us:.0f} echoes of this server), redis CPU "
           f"{cpu_us(redis_cpu, rate) / 1e3:.2f} ms, {per_game:.1f} Redis commands", flush=True)
     return cpu_us(cpu, rate), per_game
