@@ -28,7 +28,6 @@ import msgspec
 
 import engine
 from engine import IN_PROGRESS, AnyIntent, RuleError
-from engine.state import FINISHED
 from engine.intents import ResignIntent
 
 from . import codec
@@ -162,8 +161,8 @@ class GameService(Showing):
         """A new casual or practice game abandons the player's unfinished casual or practice games;
         daily attempts and race games are never abandoned by other games."""
         latest = [_text(raw) for raw in await self.redis.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)]
-        # A game this process holds won or abandoned stays so on every process (no move of any kind is left):
-        # its meta hash need not be read. Any other (in play, or lost, which an undo may take back) is read.
+        # A game this process holds over (won, abandoned, lost with no undo: the engine's is_over) stays so on
+        # every process: its meta hash need not be read. Any other (in play, or lost with an undo) is read.
         latest = [game_id for game_id in latest if not self._final_here(game_id)]
         if not latest:
             return
@@ -182,7 +181,7 @@ class GameService(Showing):
 
     def _final_here(self, game_id: str) -> bool:
         live = self.live.get(game_id)
-        return live is not None and live.state.status in FINISHED
+        return live is not None and engine.is_over(live.state)
 
     # Loading ----------------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 """Versioned pushes to one socket, shared by every room (a game, a leaderboard): each version at most
 once and in order, queued without blocking the sender, older ones dropped past a limit for a slow
-socket (each push is whole, so the newest one is all a client needs; a version gap makes it resync)."""
+socket. A game's update is usually a delta against the version before it, so a socket that lost some
+gets one that does not follow what its client holds: the client asks for the whole with c2s.sync (a
+leaderboard's push is whole: the newest one is all its client needs)."""
 
 from __future__ import annotations
 
