@@ -7,8 +7,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve test bench engine clean
 
-# setup.py compiles these with mypyc: an install after they change builds them again.
-NATIVE_SOURCES := engine/solver/spider_board.py engine/solver/spider.py engine/solver/spider_best.py \
+# setup.py compiles these with mypyc (engine.compiled lists them): an install after they change builds them again.
+NATIVE_SOURCES := engine/decider.py engine/games/spider.py engine/solver/spider_board.py engine/solver/spider.py engine/solver/spider_best.py \
 	engine/solver/spider_restarts.py
 
 $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
@@ -34,4 +34,4 @@ engine: $(STAMP)
 
 clean:  # also the compiled solver (setup.py builds it in place, where it loads before its source)
 	rm -rf $(VENV) .pytest_cache .hypothesis build
-	rm -f engine/solver/*.so engine/solver/compiled-sources.json arena_solver__mypyc*.so
+	rm -f engine/*.so engine/*/*.so engine/compiled-sources.json arena_*__mypyc*.so

@@ -1,15 +1,19 @@
-"""Compiles the Spider solver's modules to C extensions with mypyc, when this machine can.
+"""Compiles the engine's hot path and the Spider solver to C extensions with mypyc, when this machine can.
 
 Everything else about the package is in pyproject.toml; this file only adds the extensions.
-A Spider solve spends nearly all its time in these four modules (search nodes: tuples of bytes,
-dicts, a heap), and compiled by mypyc they run the very same search, node for node, in about 0.6x
-the CPU (docs/solvers.md, "Compiled with mypyc"). The modules stay plain Python: without a C
+The hot path is what every move runs: the shared decider (decide, evolve, the legal list, the
+player's view) and Spider's rules, about 0.7x the CPU compiled (docs/operations.md). A Spider solve
+spends nearly all its time in the solver's four modules (search nodes: tuples of bytes, dicts, a
+heap), and compiled they run the very same search, node for node, in about 0.6x the CPU
+(docs/solvers.md, "Compiled with mypyc"). A compiled module defines no msgspec Struct (msgspec
+reads field types from class annotations, which a compiled class body does not keep): a game's
+Structs live in a module of their own, run as source. The modules stay plain Python: without a C
 compiler, or with ARENA_PURE_PYTHON=1, nothing is compiled and they run as source, slower but
 alike in every answer. Each extension is `optional`, so a failed compile warns and the rest installs.
 
 A compiled module loads in place of its source, so after a change to one of them it must be built
 again: `make` does (its stamp depends on them), and the build records each source's SHA-256 beside
-the extensions (compiled-sources.json) so that tests/engine/test_solver_compiled.py fails when an
+the engine package (engine/compiled-sources.json) so that tests/engine/test_compiled.py fails when an
 extension no longer matches its source.
 """
 
@@ -21,8 +25,10 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The modules engine.solver.compiled.COMPILED_MODULES names (a test keeps the two alike).
+# The modules engine.compiled.COMPILED_MODULES names (a test keeps the two alike).
 COMPILED = [
+    "engine/decider.py",
+    "engine/games/spider.py",
     "engine/solver/spider_board.py",
     "engine/solver/spider.py",
     "engine/solver/spider_best.py",
@@ -42,7 +48,7 @@ class BuildRecordingSources(build_ext):
             source = Path(*extension.name.split(".")).with_suffix(".py")
             if built.exists() and source.as_posix() in COMPILED:
                 digests[extension.name] = hashlib.sha256(source.read_bytes()).hexdigest()
-                folder = built.parent
+                folder = built.parents[extension.name.count(".") - 1]  # the engine package's folder
         if folder is not None:
             (folder / DIGESTS).write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
 
@@ -57,7 +63,7 @@ def compiled_extensions() -> list:
     # The build runs in pip's own environment, without the project's dependencies: the modules
     # these import are read for their types only, and what those import in turn (msgspec) is Any.
     flags = ["--follow-imports=silent", "--ignore-missing-imports"]
-    extensions = mypycify([*flags, *COMPILED], opt_level="3", group_name="arena_solver")
+    extensions = mypycify([*flags, *COMPILED], opt_level="3", group_name="arena_engine")
     for extension in extensions:
         extension.optional = True
     return extensions

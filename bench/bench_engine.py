@@ -26,6 +26,7 @@ import msgspec
 
 import engine
 from bench.timing import per_second
+from engine.compiled import describe
 from engine.intents import ResignIntent, UndoIntent
 
 MAIN_VARIANTS: dict[str, list[dict[str, Any]]] = {
@@ -150,6 +151,7 @@ def main(argv: list[str]) -> None:
     rng = random.Random(args.seed)
     print(f"engine, random legal play (seed {args.seed}), games capped at {max_moves} moves, "
           f"about {budget:g} s per figure; ratios are against engine.legal_moves in this process")
+    print(describe())
     print(HEADER)
     for game, variant in cases(args.game):
         print(row(game, variant, bench_case(game, variant, rng, budget, max_moves)), flush=True)

@@ -38,6 +38,8 @@ import psutil
 import uvloop
 from websockets.asyncio.client import connect
 
+from engine.compiled import describe
+
 from .gateway_lifecycle import lifecycles
 from .gateway_players import Player, encode, start_players
 from .gateway_server import HERE, Server, export_commit, servers
@@ -341,6 +343,7 @@ def main(argv: list[str]) -> int:
         print(f"   game {args.game} {GAMES[args.game]}; servers: {', '.join(s[0] for s in specs)} "
               f"(one `arena serve` process each, uvicorn {impls[0] or _ws_impl()})", flush=True)
         print(f"   (before the phases, {fsync_latency(Path(folder))})", flush=True)
+        print(f"   this tree: {describe()}; a tree of --against runs as source (git archive builds nothing)")
         with servers(Path(folder), specs, args.profile) as all_servers:
             # The clients on uvloop, as the server: the bench's own loop costs the shared cores less.
             uvloop.run(run(all_servers, args))

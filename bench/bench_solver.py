@@ -16,7 +16,7 @@ import time
 
 import engine
 from engine.solver.figures import HEADER, measure
-from engine.solver.compiled import describe
+from engine.compiled import describe
 from services.runtime.solver_pool import collector_paused
 
 # (game, variant, full seed count, quick seed count)

@@ -11,7 +11,7 @@ from contextlib import nullcontext
 from engine.adapters.codec import to_builtins
 from engine.errors import RuleError
 from engine.solver import UNKNOWN, UNWINNABLE, WINNABLE, solvable_games
-from engine.solver.compiled import describe
+from engine.compiled import describe
 from engine.solver.figures import HEADER, measure
 from services.runtime.solver_pool import collector_paused
 

@@ -27,8 +27,10 @@ from .state import ABANDONED, FINISHED, IN_PROGRESS, LOST, WON, ActionView, Game
 
 
 def initial_state(
-    game: str, variant: dict[str, Any] | None, seed: int, *, practice_undo: bool = False  # Any: a variant as JSON values
+    game: Any, variant: Any, seed: Any, *, practice_undo: bool = False
 ) -> GameState | RuleError:
+    # Any: unchecked input (a game id, a variant as JSON values, a seed), each checked below. Compiled
+    # (setup.py), a typed parameter would raise TypeError at the call instead of the rule's error.
     rules = rules_for(game)
     if isinstance(rules, RuleError):
         return rules

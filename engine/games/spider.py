@@ -9,12 +9,11 @@ Undo is the decider's generic one (has_undo). See docs/rules/spider.md.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, cast
+from typing import Any, cast
 from collections.abc import Iterator
 
-from msgspec import Meta, Struct
 
-from ..cards import ACE, KING, Card, spider_deck
+from ..cards import ACE, spider_deck
 from ..finishing import merge_runs_line
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
 from ..events import AnyEvent, CardsMoved, StockDealt
@@ -24,33 +23,14 @@ from ..rules import GameRules
 from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
 from ..variants import preset
+from .spider_board import RUN_LENGTH, SpiderBoard, SpiderVariant
 
 COLUMNS = 10
 COLUMN_SIZES = (6, 6, 6, 6, 5, 5, 5, 5, 5, 5)  # 54 cards; the other 50 form the stock
 DEAL_SIZE = COLUMNS  # one card onto each column
-RUN_LENGTH = KING - ACE + 1  # 13 cards, King down to Ace
 RUNS_TO_WIN = 8
 COLUMN_NAMES = tuple(f"t{i}" for i in range(COLUMNS))
 _COLUMN_INDEX = {name: i for i, name in enumerate(COLUMN_NAMES)}
-
-
-class SpiderVariant(Struct, frozen=True, forbid_unknown_fields=True):
-    suits: Annotated[Literal[1, 2, 4], Meta(title="Suits")] = 1
-
-
-class SpiderBoard(Struct, frozen=True, gc=False):
-    """`stock` is in dealing order: stock[:10] is the next deal, stock[0] goes onto t0.
-
-    `cleared` holds the cleared runs one after another, each as it lay (King first, Ace last).
-    """
-
-    columns: tuple[Pile, ...]
-    stock: tuple[Card, ...] = ()
-    cleared: tuple[Card, ...] = ()
-
-    @property
-    def cleared_runs(self) -> int:
-        return len(self.cleared) // RUN_LENGTH
 
 
 def ends_in_complete_run(pile: Pile) -> bool:
@@ -98,8 +78,10 @@ def deal_refusal(board: SpiderBoard) -> RuleError | None:
     return None
 
 
-def move_refusal(board: SpiderBoard, src: int, dst: int, count: int) -> RuleError | None:
-    """Why moving the top `count` cards of column src onto column dst is not allowed, or None."""
+def move_refusal(board: SpiderBoard, src: int, dst: int, count: object) -> RuleError | None:
+    """Why moving the top `count` cards of column src onto column dst is not allowed, or None.
+
+    count: object, checked here (compiled, an `int` parameter would raise TypeError at the call)."""
     if src == dst:
         return rule_error(ILLEGAL_MOVE, "a move needs two different columns")
     source, target = board.columns[src], board.columns[dst]
@@ -244,7 +226,8 @@ class SpiderRules(GameRules[SpiderBoard, SpiderVariant]):
     )
     actions = ("deal",)
     has_undo = True
-    daily_eligible = race_eligible = True
+    daily_eligible = True
+    race_eligible = True
 
     def deal(self, variant: SpiderVariant, seed: int) -> SpiderBoard:
         cards = shuffled(spider_deck(variant.suits), deal_key(self.game_id, self.variant_text(variant), seed))

@@ -33,7 +33,8 @@ from operator import itemgetter
 from typing import Final
 from collections.abc import Callable, Iterator
 
-from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN, SpiderBoard
+from ..games.spider import COLUMN_NAMES, RUNS_TO_WIN
+from ..games.spider_board import SpiderBoard
 from ..intents import AnyIntent, DealIntent, MoveIntent
 from .search import UNKNOWN, WINNABLE, depth_first
 from .spider_best import Expand, Search, best_first, depth_first_beside, interleave, portfolio_for

@@ -12,7 +12,8 @@ import itertools
 
 import engine
 from engine.cards import Card
-from engine.games.spider import COLUMNS, RUN_LENGTH, SpiderBoard, SpiderVariant
+from engine.games.spider import COLUMNS
+from engine.games.spider_board import RUN_LENGTH, SpiderBoard, SpiderVariant
 from engine.piles import Pile
 from engine.registry import rules_for
 
