@@ -8,7 +8,9 @@ STAMP := $(VENV)/.installed
 .PHONY: serve test bench engine clean
 
 # setup.py compiles these with mypyc (engine.compiled lists them): an install after they change builds them again.
-NATIVE_SOURCES := engine/decider.py engine/games/spider.py engine/solver/spider_board.py engine/solver/spider.py engine/solver/spider_best.py \
+NATIVE_SOURCES := engine/decider.py engine/games/spider.py engine/games/pairing.py engine/games/wading_pool.py \
+	engine/games/wizard.py engine/games/wizard_moves.py engine/games/wizard_status.py engine/games/wizard_search.py \
+	engine/solver/spider_board.py engine/solver/spider.py engine/solver/spider_best.py \
 	engine/solver/spider_restarts.py
 
 $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)

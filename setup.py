@@ -2,7 +2,7 @@
 
 Everything else about the package is in pyproject.toml; this file only adds the extensions.
 The hot path is what every move runs: the shared decider (decide, evolve, the legal list, the
-player's view) and Spider's rules, about 0.7x the CPU compiled (docs/operations.md). A Spider solve
+player's view) and the games' rules (Spider's: about 0.7x the CPU compiled; docs/operations.md). A Spider solve
 spends nearly all its time in the solver's four modules (search nodes: tuples of bytes, dicts, a
 heap), and compiled they run the very same search, node for node, in about 0.6x the CPU
 (docs/solvers.md, "Compiled with mypyc"). A compiled module defines no msgspec Struct (msgspec
@@ -29,6 +29,12 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "engine/decider.py",
     "engine/games/spider.py",
+    "engine/games/pairing.py",
+    "engine/games/wading_pool.py",
+    "engine/games/wizard.py",
+    "engine/games/wizard_moves.py",
+    "engine/games/wizard_status.py",
+    "engine/games/wizard_search.py",
     "engine/solver/spider_board.py",
     "engine/solver/spider.py",
     "engine/solver/spider_best.py",

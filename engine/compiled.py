@@ -3,7 +3,8 @@
 setup.py compiles two sets of modules with mypyc where a C compiler is found; elsewhere (or with
 ARENA_PURE_PYTHON=1 at install) they run as source:
 - the hot path: the shared decider (decide, evolve, the legal list and the player's view) and the
-  rules of the games whose Structs live in a module of their own (Spider: engine/games/spider_board.py);
+  games' rules, whose Structs live in modules of their own (engine/games/*_board.py): The Wish and
+  Patient Pairs are pairing.py's rules with a variant, and stay source;
 - the Spider solver's search.
 Compiled or not, they are the same code: every event, view, verdict, node count and line is the
 same either way (tests/engine/test_compiled.py runs both and compares them, and fails on an
@@ -15,7 +16,10 @@ from __future__ import annotations
 import importlib
 
 # Full module names; setup.py's COMPILED lists the same files (a test keeps the two alike).
-HOT_PATH_MODULES = ("engine.decider", "engine.games.spider")
+HOT_PATH_MODULES = (
+    "engine.decider", "engine.games.spider", "engine.games.pairing", "engine.games.wading_pool", "engine.games.wizard",
+    "engine.games.wizard_moves", "engine.games.wizard_status", "engine.games.wizard_search",
+)
 SOLVER_MODULES = (
     "engine.solver.spider_board", "engine.solver.spider", "engine.solver.spider_best", "engine.solver.spider_restarts",
 )

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from msgspec import Struct
+from mypy_extensions import mypyc_attr
 
 from ..cards import Card
 from ..finishing import pairs_line
@@ -21,15 +22,15 @@ from ..piles import Pile, deal_rows
 from ..rules import GameRules
 from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
-
-
-class PairsBoard(Struct, frozen=True, gc=False):
-    piles: tuple[Pile, ...]
+from .pairing_board import PairsBoard as PairsBoard  # re-exported: the games' users import it from here
 
 
 V = TypeVar("V", bound=Struct)  # the pairing game's own variant
 
 
+# Compiled (setup.py), a class takes subclasses written in Python only when it says so: The Wish's,
+# Patient Pairs' and any new pairing game's rules are such subclasses.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PairingRules(GameRules[PairsBoard, V]):
     """A pairing game is its deck, its pile sizes and how many cards of each pile start face down."""
 

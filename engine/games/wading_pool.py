@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from msgspec import Struct
 
 from ..cards import ACE, KING, Card, standard_deck
 from ..finishing import merge_runs_line
@@ -22,19 +21,12 @@ from ..piles import Pile, deal_rows, replace, suit_run
 from ..rules import GameRules
 from ..shuffle import deal_key, shuffled
 from ..state import IN_PROGRESS, LOST, WON, GameState, PileView
+from .wading_pool_board import WadingPoolBoard as WadingPoolBoard, WadingPoolVariant as WadingPoolVariant  # re-exported
 
 PILE_SIZES = (7, 7, 7, 7, 6, 6, 6, 6)
 PILE_NAMES = tuple(f"t{i}" for i in range(len(PILE_SIZES)))
 _PILE_INDEX = {name: i for i, name in enumerate(PILE_NAMES)}
 FULL_RUN = KING - ACE + 1
-
-
-class WadingPoolVariant(Struct, frozen=True, forbid_unknown_fields=True):
-    """No options: the game has a single form. Unknown fields are a bad_variant error."""
-
-
-class WadingPoolBoard(Struct, frozen=True, gc=False):
-    piles: tuple[Pile, ...]
 
 
 def complete_suits(piles: tuple[Pile, ...]) -> int:

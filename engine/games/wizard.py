@@ -9,10 +9,9 @@ docs/rules/solitaire-wizard.md for every choice made here.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
-from msgspec import Meta, Struct
 
 from ..cards import WIZARD, Card, wizard_deck
 from ..errors import ILLEGAL_MOVE, NO_SUCH_PILE, NOT_SUPPORTED, RuleError, rule_error
@@ -27,15 +26,9 @@ from .wizard_moves import (
     DECK_SIZE, FOUNDATIONS, PILE_NAMES, TABLEAU_PILES, WizardBoard, draw_flags, fits_foundation,
     fits_tableau, is_run, plays,
 )
+from .wizard_board import WizardVariant as WizardVariant  # re-exported
 from .wizard_search import play_reachable
 from .wizard_status import FINISH_RULE, finishing_line, status_notes
-
-
-class WizardVariant(Struct, frozen=True, forbid_unknown_fields=True):
-    redeals: Annotated[
-        Annotated[int, Meta(ge=0)] | None,
-        Meta(title="Redeals", description="recycles of the waste allowed; null = unlimited, 0 = none"),
-    ] = None
 
 
 class WizardRules(GameRules[WizardBoard, WizardVariant]):
@@ -50,7 +43,8 @@ class WizardRules(GameRules[WizardBoard, WizardVariant]):
         preset("1 redeal", WizardVariant(1)), preset("No redeal", WizardVariant(0)),
     )
     actions = ("deal", "recycle", "cast")
-    daily_eligible = race_eligible = True
+    daily_eligible = True
+    race_eligible = True
 
     def deal(self, variant: WizardVariant, seed: int) -> WizardBoard:
         # Dealt like a person deals Klondike: row r gives pile r its face-up card and piles r+1..6

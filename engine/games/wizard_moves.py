@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from msgspec import Struct
 
 from ..cards import KING, WIZARD, Card
 from ..intents import AnyIntent, CastIntent, LuckIntent, MoveIntent
 from ..piles import Pile
+from .wizard_board import WizardBoard as WizardBoard  # re-exported: the solver and the rules import it from here
 
 TABLEAU_PILES = 7
 FOUNDATIONS = 7
@@ -29,26 +29,6 @@ PILE_NAMES: dict[str, tuple[str, int]] = {
     "waste": ("waste", 0),
     "stock": ("stock", 0),
 }
-
-
-class WizardBoard(Struct, frozen=True, gc=False):
-    """The whole table. `stock[-1]` is the next card drawn; `waste[-1]` is the one card that plays.
-
-    The flags belong to the stock cycle: `cast_open` (the last draw showed Spells or Potions and
-    no cast was made yet), `cast_active` (a cast was made: the next draw turns one card),
-    `luck_open` (a luck pick may be made), `luck_streak` (draws in a row that showed Luck since
-    the streak last restarted) and `redeals_used` (recycles so far).
-    """
-
-    tableau: tuple[Pile, ...]
-    foundations: tuple[Pile, ...]
-    stock: tuple[Card, ...]
-    waste: tuple[Card, ...] = ()
-    cast_open: bool = False
-    cast_active: bool = False
-    luck_open: bool = False
-    luck_streak: int = 0
-    redeals_used: int = 0
 
 
 def fits_tableau(head: Card, pile: Pile) -> bool:
