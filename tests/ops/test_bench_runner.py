@@ -28,3 +28,12 @@ def test_a_setting_that_is_not_name_equals_value_is_refused_before_any_server_st
     done = run("gateway", "--", "--quick", "--setting", "append_in_flight")
     assert done.returncode != 0 and "--setting wants NAME=VALUE" in done.stdout + done.stderr
     assert "servers:" not in done.stdout
+
+
+def test_the_hot_path_bench_sets_the_installed_engine_beside_its_source():
+    """Its baseline is a copy of the engine's source loaded beside the installed one: it must load
+    and play (no figure of time is checked)."""
+    done = run("hot_path", "--", "--quick", "--game", "wish")
+    assert done.returncode == 0, done.stderr
+    line = next(row for row in done.stdout.splitlines() if row.startswith("wish "))
+    assert line.rstrip().endswith("x") and "installed engine hot path:" in done.stdout
