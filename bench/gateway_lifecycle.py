@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import Counter
 
 import redis
 
@@ -20,10 +21,11 @@ from .gateway_server import Server
 LIFECYCLE_GAME = "wish", {"mode": "standard"}  # the issue's short game: 16 pairs at most
 
 
-def redis_commands(server: Server) -> int:
-    """Every command Redis has run (its INFO commandstats), less the INFO calls that read them."""
+def redis_commands(server: Server) -> Counter[str]:
+    """Every command Redis has run, by name (its INFO commandstats), less the INFO calls that read them."""
     stats = redis.Redis.from_url(server.redis.url).info("commandstats")
-    return sum(entry["calls"] for name, entry in stats.items() if name != "cmdstat_info")
+    return Counter({name.removeprefix("cmdstat_"): entry["calls"] for name, entry in stats.items()
+                    if name != "cmdstat_info"})
 
 
 async def one_game(player: Player, rng: random.Random) -> None:
@@ -55,10 +57,13 @@ async def lifecycles(server: Server, players: list[Player], seconds: float, meas
 
     commands = redis_commands(server)
     count, lat, wall, cpu, redis_cpu = await measure(server, seconds, work)
-    per_game = (redis_commands(server) - commands) / max(count, 1)
+    sent = redis_commands(server) - commands
+    per_game = sum(sent.values()) / max(count, 1)
     rate = count / wall
     show(server, "Wish lifecycles", len(players), rate, "games/s", lat, cpu)
     print(f"   {'':22s} per whole game: server CPU {cpu_us(cpu, rate) / 1e3:.2f} ms (goal <= 3 ms; "
           f"{cpu_us(cpu, rate) / echo_us:.0f} echoes of this server), redis CPU "
           f"{cpu_us(redis_cpu, rate) / 1e3:.2f} ms, {per_game:.1f} Redis commands", flush=True)
+    print(f"   {'':22s} commands per game: "
+          + ", ".join(f"{name} {calls / max(count, 1):.1f}" for name, calls in sent.most_common(12)), flush=True)
     return cpu_us(cpu, rate), per_game

@@ -114,8 +114,19 @@ class Archiver:
         return None
 
     async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+        await self.redis.zadd(archive_due_key(), {game_id: self._due_at(created, status, at_ms)})
+
+    def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool:  # Any: a pipeline
+        return True
+
+    def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool:
+        """QueuesWrites (services/games/hooks.py): `ended`'s write, in the game's own pipeline."""
+        pipe.zadd(archive_due_key(), {game_id: self._due_at(created, status, at_ms)})
+        return True
+
+    def _due_at(self, created: GameCreated, status: str, at_ms: int) -> int:
         reopenable = status == LOST and created.kind in CASUAL_KINDS  # a practice undo may take it back
-        await self.redis.zadd(archive_due_key(), {game_id: at_ms + (self.lost_after_ms if reopenable else self.after_ms)})
+        return at_ms + (self.lost_after_ms if reopenable else self.after_ms)
 
     # Archiving ----------------------------------------------------------------------------------
 

@@ -1,8 +1,14 @@
-"""Who the game service tells about games: results (a game opened, a game ended) and every accepted move."""
+"""Who the game service tells about games: results (a game opened, a game ended) and every accepted move.
+
+Most results hooks only write a key or two (the validator's unsettled set, the retention and archive
+indexes): such a hook also queues those writes (QueuesWrites) into the pipeline that stores the game's
+own meta hash, so a game's creation and its end each cost one round trip for all of them. A hook with
+more to do (a win to submit, an attempt or a race to decide) is then told as before, in its turn.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .entries import GameCreated
 from .live import LiveGame
@@ -15,6 +21,34 @@ class ResultsHook(Protocol):
     async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None: ...
 
     async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None: ...
+
+
+@runtime_checkable
+class QueuesWrites(Protocol):
+    """A results hook whose writes at an opening or an end are plain commands. Each method queues them
+    into `pipe` (no transaction: its keys lie in other slots) and says whether that was all: True, and
+    its `opened`/`ended` is not called for this game; False, and it is (after the pipeline ran)."""
+
+    def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool: ...  # Any: a pipeline
+
+    def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool: ...
+
+
+def queue_opened(results: ResultsHook, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> list[ResultsHook]:
+    """Queues the writes of the hooks that queue theirs; the hooks still to be told, in their order."""
+    return [hook for hook in _each(results)
+            if not (isinstance(hook, QueuesWrites) and hook.queue_opened(pipe, created, game_id, at_ms))]
+
+
+def queue_ended(results: ResultsHook, pipe: Any, created: GameCreated, game_id: str, status: str,
+                at_ms: int) -> list[ResultsHook]:
+    """As queue_opened, for a game's end."""
+    return [hook for hook in _each(results)
+            if not (isinstance(hook, QueuesWrites) and hook.queue_ended(pipe, created, game_id, status, at_ms))]
+
+
+def _each(results: ResultsHook) -> list[ResultsHook]:
+    return list(results.hooks) if isinstance(results, AllResults) else [results]
 
 
 class MoveHook(Protocol):

@@ -56,10 +56,15 @@ def meta_of(log: GameLog, state: GameState) -> dict[str, Any]:  # Any: JSON
 async def write_projections(redis: Any, game_id: str, log: GameLog, state: GameState) -> None:  # Any: a redis-py client
     # Two keys in two slots (the game's, the player's): a pipeline without a transaction.
     pipe = redis.pipeline(transaction=False)
+    queue_projections(pipe, game_id, log, state)
+    await pipe.execute()
+
+
+def queue_projections(pipe: Any, game_id: str, log: GameLog, state: GameState) -> None:  # Any: a pipeline
+    """write_projections' commands, queued into a pipeline the caller runs (with more of its own)."""
     pipe.delete(meta_key(game_id))
     pipe.hset(meta_key(game_id), mapping=meta_of(log, state))
     pipe.zadd(player_games_key(log.created.player_id), {game_id: log.created.created_at_ms})
-    await pipe.execute()
 
 
 class Rebuilt(Struct, frozen=True):

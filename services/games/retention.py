@@ -57,6 +57,16 @@ class Retention:
         if trimmable(created):
             await self.redis.zadd(retention_key(), {game_id: at_ms})
 
+    # QueuesWrites (services/games/hooks.py): the same write, in the game's own pipeline.
+
+    def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool:  # Any: a pipeline
+        return True
+
+    def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool:
+        if trimmable(created):
+            pipe.zadd(retention_key(), {game_id: at_ms})
+        return True
+
     async def trim_once(self) -> int:
         """Delete the guest games that ended before the retention period; how many went."""
         if self.days <= 0:

@@ -33,8 +33,8 @@ from engine.intents import ResignIntent
 from . import codec
 from .appender import Appender
 from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, Kind
-from .hooks import AllResults, MoveHook, NoResults, ResultsHook  # noqa: F401  (AllResults re-exported)
-from .projections import write_projections
+from .hooks import AllResults, MoveHook, NoResults, ResultsHook, queue_ended, queue_opened  # noqa: F401  (AllResults re-exported)
+from .projections import queue_projections
 from .record import BadLog, GameLog, read_log, settled, start_state, stopped_at
 from .secrecy import DealSecrecy
 from .live import LiveGame, LiveGames, MoveAnswer
@@ -150,8 +150,12 @@ class GameService(Showing):
             assert existing is not None, game_id
             return existing
         log = GameLog(created, None, (), 1)
-        await write_projections(self.redis, game_id, log, state)
-        await self.results.opened(created, game_id, created.created_at_ms)
+        pipe = self.redis.pipeline(transaction=False)  # the meta hash, the player's index, the hooks' writes
+        queue_projections(pipe, game_id, log, state)
+        told = queue_opened(self.results, pipe, created, game_id, created.created_at_ms)
+        await pipe.execute()
+        for hook in told:
+            await hook.opened(created, game_id, created.created_at_ms)
         metrics.game_created(created)
         live = LiveGame(game_id, created, state, 0, 1)
         self.live.put(live)
@@ -314,17 +318,21 @@ class GameService(Showing):
         key = meta_key(live.game_id)
         if live.finished_at_ms is not None:
             fields["finished_at_ms"] = live.finished_at_ms
-            await self.redis.hset(key, mapping=fields)
-        else:
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hset(key, mapping=fields)
+        # One round trip: the meta hash and, at an end, the writes of the hooks that queue theirs (no
+        # transaction: other slots). The others (a win's submission first) are told after it, in turn.
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(key, mapping=fields)
+        if live.finished_at_ms is None:
             pipe.hdel(key, "finished_at_ms")
-            await pipe.execute()
-        if settled(live.state):
+        ended = settled(live.state)
+        told = queue_ended(self.results, pipe, live.created, live.game_id, live.state.status, ts_ms) if ended else []
+        await pipe.execute()
+        if ended:
             crash_point(BEFORE_SUBMISSION)
             metrics.game_ended(live.created, live.state.status)
             elapsed = self._elapsed(live) or 0
-            await self.results.ended(live.created, live.game_id, live.state.status, live.state.moves, elapsed, ts_ms)
+            for hook in told:
+                await hook.ended(live.created, live.game_id, live.state.status, live.state.moves, elapsed, ts_ms)
 
 
 async def _archived(store: EventStore, game_id: str) -> bool:

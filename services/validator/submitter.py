@@ -43,6 +43,18 @@ class Submitter:
             await self.queue.submit(Submission(game_id, created.player_id, moves, time_ms, at_ms))
         await self.redis.zrem(unsettled_key(), game_id)
 
+    # QueuesWrites (services/games/hooks.py): the same writes, in the game's own pipeline.
+
+    def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool:  # Any: a pipeline
+        pipe.zadd(unsettled_key(), {game_id: at_ms})
+        return True
+
+    def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool:
+        if status == WON:
+            return False  # submitted first, then out of the unsettled set: `ended`, after the pipeline
+        pipe.zrem(unsettled_key(), game_id)
+        return True
+
     async def sweep(self, *, now_ms: int, batch: int = SWEEP_BATCH) -> int:
         """One pass over the games checked longest ago; the wins it submitted."""
         due = await self.redis.zrangebyscore(unsettled_key(), "-inf", now_ms - SWEEP_MIN_AGE_MS, start=0, num=batch)

@@ -9,6 +9,7 @@ from engine import intents as it
 from services.games.service import NOT_YOUR_GAME, STALE_VERSION, GameService
 from services.store import EventStore
 from tests.support.play import IN_PLAY_WISH
+from tests.support.round_trips import RoundTrips
 from tests.strategies import forward_moves
 
 pytestmark = pytest.mark.integration
@@ -168,38 +169,6 @@ async def test_new_game_abandons_the_unfinished_one_and_lists_newest_first(servi
     listed = await service.list_games(player)
     assert [s.id for s in listed] == [second.id, first.id]
     assert listed[1].status == "abandoned" and listed[0].status == "in_progress"
-
-
-class RoundTrips:
-    """The service's Redis client, counting its round trips: each command awaited alone, each pipeline run."""
-
-    def __init__(self, client) -> None:
-        self.client, self.count = client, 0
-
-    def __getattr__(self, name):
-        found = getattr(self.client, name)
-        if name == "pipeline":
-            return lambda *args, **kwargs: _CountedPipeline(self, found(*args, **kwargs))
-        if not callable(found):
-            return found
-
-        async def counted(*args, **kwargs):
-            self.count += 1
-            return await found(*args, **kwargs)
-
-        return counted
-
-
-class _CountedPipeline:
-    def __init__(self, trips: RoundTrips, pipe) -> None:
-        self.trips, self.pipe = trips, pipe
-
-    def __getattr__(self, name):
-        return getattr(self.pipe, name)
-
-    async def execute(self, *args, **kwargs):
-        self.trips.count += 1
-        return await self.pipe.execute(*args, **kwargs)
 
 
 async def test_a_new_game_reads_the_players_history_in_one_round_trip(redis, clock):
