@@ -114,19 +114,19 @@ class Archiver:
         return None
 
     async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
-        await self.redis.zadd(archive_due_key(), {game_id: self._due_at(created, status, at_ms)})
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_ended(pipe, created, game_id, status, at_ms)
+        await pipe.execute()
+
+    # QueuesWrites (services/games/hooks.py): the game service runs these in the game's own pipeline.
 
     def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool:  # Any: a pipeline
         return True
 
     def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool:
-        """QueuesWrites (services/games/hooks.py): `ended`'s write, in the game's own pipeline."""
-        pipe.zadd(archive_due_key(), {game_id: self._due_at(created, status, at_ms)})
-        return True
-
-    def _due_at(self, created: GameCreated, status: str, at_ms: int) -> int:
         reopenable = status == LOST and created.kind in CASUAL_KINDS  # a practice undo may take it back
-        return at_ms + (self.lost_after_ms if reopenable else self.after_ms)
+        pipe.zadd(archive_due_key(), {game_id: at_ms + (self.lost_after_ms if reopenable else self.after_ms)})
+        return True
 
     # Archiving ----------------------------------------------------------------------------------
 

@@ -54,10 +54,11 @@ class Retention:
         return None
 
     async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
-        if trimmable(created):
-            await self.redis.zadd(retention_key(), {game_id: at_ms})
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_ended(pipe, created, game_id, status, at_ms)
+        await pipe.execute()
 
-    # QueuesWrites (services/games/hooks.py): the same write, in the game's own pipeline.
+    # QueuesWrites (services/games/hooks.py): the game service runs these in the game's own pipeline.
 
     def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool:  # Any: a pipeline
         return True
