@@ -27,7 +27,8 @@ class ResultsHook(Protocol):
 class QueuesWrites(Protocol):
     """A results hook whose writes at an opening or an end are plain commands. Each method queues them
     into `pipe` (no transaction: its keys lie in other slots) and says whether that was all: True, and
-    its `opened`/`ended` is not called for this game; False, and it is (after the pipeline ran)."""
+    its `opened`/`ended` is not called for this game; False, and it is (after the pipeline ran). Its keys
+    must live on the game service's Redis: one client serves every service of a process (wiring.py)."""
 
     def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool: ...  # Any: a pipeline
 
