@@ -2,8 +2,9 @@
 
 Reading statistics used to fold up to a thousand game summaries per request, one Redis read each.
 Now each player has one key holding their folded `PlayerStats` (msgpack). The game service tells
-this hook every settled end (`ended`); the fact is added with `statistics.record`, under WATCH so two
-processes ending two of one player's games at once both count.
+this hook every settled end (`ended`); the fact is added with `statistics.record` and stored by a
+compare-and-set script (SETTLE_LUA: only if the statistics and the game's own reopenable mark are still
+what was read), so two processes ending two of one player's games at once both count, in two round trips.
 
 Some ends are not final: a casual or practice game lost where a practice undo could still reopen it
 (services/games/record.py `settled`), which is told again when it ends a second time. Those games are
@@ -16,11 +17,12 @@ cache of the logs: deleting it (or `forget`) makes the next read fold it again f
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 from typing import Any
 
 import msgspec
-from redis.exceptions import WatchError
+from redis.exceptions import WatchError  # refold still watches: it reads the games, not one key
 
 from engine import RuleError
 from engine.rules import variant_key
@@ -34,6 +36,25 @@ GAMES_READ = 1000  # a fold from the games covers the player's most recent ones
 REOPENABLE_KEPT = 200  # the player's latest lost casual and practice games, whose end may still change
 log = logging.getLogger("arena.tournaments")
 _encoder, _decoder = msgspec.msgpack.Encoder(), msgspec.msgpack.Decoder(PlayerStats)
+
+# KEYS: the statistics, the reopenable set (one player: one slot). ARGV: the SHA-1 of the statistics read
+# ('' when there were none), 1 or 0 (the game was in the reopenable set), the game id, what to do with the
+# set ('lost': add the game, keep the newest; 'seen': take it out; '': nothing), its finished time, how
+# many to keep, the new statistics ('' deletes them: the next read folds them again). 1 when written,
+# 0 when another end or a fold changed what was read (then read again).
+SETTLE_LUA = """
+local current = redis.call('GET', KEYS[1])
+local seen = redis.call('ZSCORE', KEYS[2], ARGV[3]) and '1' or '0'
+if (current and redis.sha1hex(current) or '') ~= ARGV[1] or seen ~= ARGV[2] then return 0 end
+if ARGV[4] == 'lost' then
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[3])
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -tonumber(ARGV[6]) - 1)
+elseif ARGV[4] == 'seen' then
+  redis.call('ZREM', KEYS[2], ARGV[3])
+end
+if ARGV[7] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[7]) end
+return 1
+"""
 
 
 def fact_of(created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> FinishedGame:
@@ -68,6 +89,7 @@ class StoredStatistics:
     def __init__(self, redis: Any, games: GameService) -> None:  # Any: a redis-py client
         self.redis = redis
         self.games = games
+        self._settle = redis.register_script(SETTLE_LUA)
 
     async def of(self, player_id: str) -> PlayerStats:
         raw = await self.redis.get(player_stats_key(player_id))
@@ -113,26 +135,21 @@ class StoredStatistics:
     async def _count(self, created: GameCreated, fact: FinishedGame) -> None:
         player = created.player_id
         key, reopenable = player_stats_key(player), player_stats_reopenable_key(player)
+        lost = fact.status == "lost" and created.kind in (CASUAL, PRACTICE)
         for _ in range(8):  # another process counted one of this player's games meanwhile: read again
-            async with self.redis.pipeline(transaction=True) as pipe:
-                try:
-                    await pipe.watch(key, reopenable)
-                    raw, seen = await pipe.get(key), await pipe.zscore(reopenable, fact.game_id)
-                    counted = None if raw is None or seen is not None else record(_decoder.decode(raw), fact)
-                    pipe.multi()
-                    if fact.status == "lost" and created.kind in (CASUAL, PRACTICE):
-                        pipe.zadd(reopenable, {fact.game_id: fact.finished_at_ms})
-                        pipe.zremrangebyrank(reopenable, 0, -REOPENABLE_KEPT - 1)
-                    elif seen is not None:
-                        pipe.zrem(reopenable, fact.game_id)
-                    if isinstance(counted, PlayerStats):
-                        pipe.set(key, _encoder.encode(counted))
-                    else:  # missing, out of order or an end told again: fold from the games below
-                        pipe.delete(key)
-                    await pipe.execute()
-                except WatchError:
-                    continue
-            if not isinstance(counted, PlayerStats):
+            pipe = self.redis.pipeline(transaction=False)  # one slot: one round trip
+            pipe.get(key)
+            pipe.zscore(reopenable, fact.game_id)
+            raw, seen = await pipe.execute()
+            counted = None if raw is None or seen is not None else record(_decoder.decode(raw), fact)
+            written = await self._settle(keys=[key, reopenable], args=[
+                hashlib.sha1(raw).hexdigest() if raw is not None else "", "1" if seen is not None else "0",
+                fact.game_id, "lost" if lost else "seen" if seen is not None else "", fact.finished_at_ms,
+                REOPENABLE_KEPT, _encoder.encode(counted) if isinstance(counted, PlayerStats) else "",
+            ])
+            if not written:
+                continue
+            if not isinstance(counted, PlayerStats):  # missing, out of order or an end told again: fold
                 await self.refold(player)
             return
         await self.forget(player)  # never settled after 8 tries: the next read folds it afresh

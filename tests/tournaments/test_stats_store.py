@@ -7,16 +7,19 @@ import asyncio
 import itertools
 import secrets
 
+import msgspec
 import pytest
 
 import engine
 from engine import intents as it
 from engine.solver import solve
-from services.games.hooks import NoResults
+from services.games.hooks import AllResults, NoResults
+from services.games.retention import Retention
 from services.games.service import GameService
 from services.redis.client import open_redis
 from services.store import EventStore
-from services.store.keys import player_games_key, player_stats_key
+from services.store.keys import player_games_key, player_stats_key, retention_key
+from services.tournaments.statistics import PlayerStats
 from services.tournaments.stats_store import StoredStatistics, folded_from_games
 from tests.services.conftest import Clock
 from tests.services.test_play_flow import WISH, losing_line, play
@@ -144,3 +147,27 @@ async def test_a_redis_away_never_fails_the_end_it_is_told_of(stack, clock):
         await StoredStatistics(away, games).ended(live.created, live.game_id, "abandoned", 0, 0, clock.now)
     finally:
         await away.aclose()
+
+
+async def test_on_a_cluster_the_figures_are_stored_by_their_script_and_the_ends_pipeline_lands(redis_cluster, clock):
+    """The statistics' compare-and-set script runs in the player's slot; the end's pipeline (the game's
+    meta, the retention index: other slots) lands on every node it names."""
+    client = await open_redis(redis_cluster.url)
+    try:
+        games = GameService(EventStore(client, clock=clock), client)
+        stored = StoredStatistics(client, games)
+        games.results = AllResults(Retention(client, days=30, clock=clock), stored)
+        who = player()
+        first = await resign(games, who, clock)
+        await win(games, who, clock)
+        assert await client.zscore(retention_key(), first) is not None
+        entry = row(_decoded(await client.get(player_stats_key(who))))
+        assert (entry.played, entry.won) == (2, 1)
+        assert [s.status for s in await games.list_games(who)] == ["won", "abandoned"]
+    finally:
+        await client.aclose()
+
+
+def _decoded(raw):
+    assert raw is not None, "the figures were stored"
+    return msgspec.msgpack.decode(raw, type=PlayerStats)
