@@ -41,6 +41,7 @@ from engine import IN_PROGRESS, LOST, WON, GameState
 
 from ..runtime.faults import crash_point
 from ..games.entries import CASUAL_KINDS, GameCreated
+from ..games.hooks import WritesOnly
 from ..games.projections import final_state
 from ..games.live import ms_between
 from ..games.model import GameSummary
@@ -97,7 +98,7 @@ def final_summary(game_id: str, game_log: GameLog, state: GameState) -> GameSumm
     )
 
 
-class Archiver:
+class Archiver(WritesOnly):
     def __init__(self, redis: Any, objects: ObjectStore, *, clock: Callable[[], int], after_ms: int,  # Any: a redis-py client
                  lost_after_ms: int, deal_public: DealPublic = _always_public) -> None:
         self.redis, self.objects, self.clock = redis, objects, clock
@@ -108,20 +109,7 @@ class Archiver:
         self.pause_s = 0.0
         self.claim_ms = max(1_000, int(CLAIM_CALLS * getattr(objects, "timeout_s", 10.0) * 1000))
 
-    # The results hook ---------------------------------------------------------------------------
-
-    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
-        return None
-
-    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
-        pipe = self.redis.pipeline(transaction=False)
-        self.queue_ended(pipe, created, game_id, status, at_ms)
-        await pipe.execute()
-
-    # QueuesWrites (services/games/hooks.py): the game service runs these in the game's own pipeline.
-
-    def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool:  # Any: a pipeline
-        return True
+    # The results hook (WritesOnly: the game service runs this in the game's own pipeline) ---------
 
     def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool:
         reopenable = status == LOST and created.kind in CASUAL_KINDS  # a practice undo may take it back

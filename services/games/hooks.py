@@ -35,6 +35,29 @@ class QueuesWrites(Protocol):
     def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool: ...
 
 
+class WritesOnly:
+    """Base of a results hook that only writes (QueuesWrites): its subclass queues its writes; told on its own
+    (`opened`/`ended`, outside the game service's pipeline) it runs them in a pipeline of its own."""
+
+    redis: Any  # Any: a redis-py client (server or cluster)
+
+    def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool:  # Any: a pipeline
+        return True
+
+    def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool:
+        return True
+
+    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_opened(pipe, created, game_id, at_ms)
+        await pipe.execute()
+
+    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_ended(pipe, created, game_id, status, at_ms)
+        await pipe.execute()
+
+
 def queue_opened(results: ResultsHook, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> list[ResultsHook]:
     """Queues the writes of the hooks that queue theirs; the hooks still to be told, in their order."""
     return [hook for hook in _each(results)

@@ -31,6 +31,7 @@ from ..store.keys import (
     verdicts_key,
 )
 from .entries import CASUAL_KINDS, GameCreated
+from .hooks import WritesOnly
 
 DAY_MS = 24 * 3600 * 1000
 BATCH = 500
@@ -42,7 +43,7 @@ def trimmable(created: GameCreated) -> bool:
     return created.kind in CASUAL_KINDS and created.links.challenge is None and created.links.race is None
 
 
-class Retention:
+class Retention(WritesOnly):
     """A results hook (it hears games end) and the trimming task."""
 
     def __init__(self, redis: Any, *, days: int, clock: Any, objects: Any = None) -> None:  # Any: a redis-py client
@@ -50,18 +51,7 @@ class Retention:
         self.objects = objects  # the archive tier's store: a trimmed game that was archived leaves it too
         self.owner = secrets.token_hex(8)
 
-    async def opened(self, created: GameCreated, game_id: str, at_ms: int) -> None:
-        return None
-
-    async def ended(self, created: GameCreated, game_id: str, status: str, moves: int, time_ms: int, at_ms: int) -> None:
-        pipe = self.redis.pipeline(transaction=False)
-        self.queue_ended(pipe, created, game_id, status, at_ms)
-        await pipe.execute()
-
-    # QueuesWrites (services/games/hooks.py): the game service runs these in the game's own pipeline.
-
-    def queue_opened(self, pipe: Any, created: GameCreated, game_id: str, at_ms: int) -> bool:  # Any: a pipeline
-        return True
+    # QueuesWrites (services/games/hooks.py): the game service runs this in the game's own pipeline.
 
     def queue_ended(self, pipe: Any, created: GameCreated, game_id: str, status: str, at_ms: int) -> bool:
         if trimmable(created):
