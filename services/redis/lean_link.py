@@ -55,7 +55,10 @@ class NodeConnection(asyncio.Protocol):
     def __init__(self, reply_timeout: float | None = None) -> None:
         self.reply_timeout = reply_timeout
         self._parser = hiredis.Reader(replyError=ResponseError)
-        self._waiting: deque[tuple[asyncio.Future, int]] = deque()
+        # Each batch's future, its count of replies and the loop time its replies are due by (the order they
+        # come back in is the order sent, so the head is always the oldest).
+        self._waiting: deque[tuple[asyncio.Future, int, float]] = deque()
+        self._watchdog: asyncio.TimerHandle | None = None  # one timer for the connection, not one per batch
         self._replies: list[Any] = []  # Any: RESP replies, of any shape
         self._transport: asyncio.Transport | None = None
         self.lost: Exception | None = None
@@ -77,7 +80,7 @@ class NodeConnection(asyncio.Protocol):
                 self.close()
                 return
             self._replies.append(_reply(value))
-            future, count = self._waiting[0]
+            future, count, _ = self._waiting[0]
             if len(self._replies) == count:
                 self._waiting.popleft()
                 replies, self._replies = self._replies, []
@@ -86,29 +89,44 @@ class NodeConnection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = RedisConnectionError(f"the lean link's connection was lost: {exc or 'closed'}")
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         while self._waiting:
-            future, _ = self._waiting.popleft()
+            future, _, _ = self._waiting.popleft()
             if not future.done():
                 future.set_exception(self.lost)
 
     def send(self, commands: list[Command]) -> asyncio.Future:
-        future = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
         if self.lost is not None or self._transport is None:
             future.set_exception(self.lost or RedisConnectionError("the lean link is not connected"))
             return future
-        self._waiting.append((future, len(commands)))
+        due = loop.time() + self.reply_timeout if self.reply_timeout is not None else float("inf")
+        self._waiting.append((future, len(commands), due))
         self._transport.write(pack(commands))
-        if self.reply_timeout is not None:
-            timer = asyncio.get_running_loop().call_later(self.reply_timeout, self._expire, future)
-            future.add_done_callback(lambda _: timer.cancel())
+        if self._watchdog is None and self.reply_timeout is not None:
+            # A timer per batch cost about as much CPU as the batch's own write at a trickle of moves: one
+            # watchdog looks at the oldest batch when it is due, and again at the next one's time.
+            self._watchdog = loop.call_at(due, self._check_due)
         return future
 
-    def _expire(self, future: asyncio.Future) -> None:
-        """No reply in time: the batch is the caller's to send again, and the connection is dropped (a
-        stalled or half-open one would hold every later batch too); the next batch connects again."""
+    def _check_due(self) -> None:
+        """The oldest batch still waiting past its time: it is the caller's to send again, and the connection
+        is dropped (a stalled or half-open one would hold every later batch too: they hear the connection
+        lost); the next batch connects again. Otherwise look again when the oldest one falls due."""
+        self._watchdog = None
+        if not self._waiting:
+            return
+        future, _, due = self._waiting[0]
+        loop = asyncio.get_running_loop()
+        if due > loop.time():
+            self._watchdog = loop.call_at(due, self._check_due)
+            return
         if not future.done():
             future.set_exception(RedisTimeoutError(f"no reply on the lean link within {self.reply_timeout:g} s"))
-            self.close()
+        self.close()
 
     def close(self) -> None:
         if self._transport is not None:

@@ -53,5 +53,9 @@ async def run_scripts(
         if wait is not None and carried:  # a WAIT after nothing written here (a node that redirects) proves nothing
             confirmed[node_name(node)] = answered[-1]
 
-    await asyncio.gather(*(one_node(address, node, indexes) for address, (node, indexes) in groups.items()))
+    if len(groups) == 1:  # one server, or a batch on one node: no task to gather (a lone move's batch)
+        (address, (node, indexes)), = groups.items()
+        await one_node(address, node, indexes)
+    else:
+        await asyncio.gather(*(one_node(address, node, indexes) for address, (node, indexes) in groups.items()))
     return replies, confirmed

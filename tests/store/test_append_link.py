@@ -196,3 +196,31 @@ async def test_a_server_that_does_not_speak_resp_loses_the_link_not_the_append(e
     await store.aclose()
     await client.aclose()
     impostor.close()
+
+
+async def test_each_batch_waits_its_own_reply_timeout_under_one_watchdog(private_redis) -> None:
+    """The link keeps one timer per connection, not one per batch: a batch sent after an earlier one was
+    answered still waits its whole timeout (the watchdog looks again when the oldest waiting batch is due),
+    a stalled batch fails within about its timeout, and every later batch on that connection fails with it."""
+    client = await open_redis(private_redis.url)
+    store = EventStore(client, lean_appends=True, link_timeout=0.6)
+    link, address = store.link, store.link.address_of(None)
+    loop = asyncio.get_running_loop()
+    assert await link.execute(address, [["PING"]]) == [b"PONG"]  # the watchdog armed for 0.6 s from here
+    await asyncio.sleep(0.4)
+    await client.execute_command("CLIENT", "PAUSE", 3000, "ALL")
+    started = loop.time()
+    late = asyncio.ensure_future(link.execute(address, [["SET", unique_id("k"), "v"]]))
+    await asyncio.sleep(0.1)
+    later = asyncio.ensure_future(link.execute(address, [["SET", unique_id("k"), "v"]]))
+    with pytest.raises(Exception) as late_error:
+        await late
+    waited = loop.time() - started
+    assert 0.55 <= waited < 2.0, waited  # its own 0.6 s, not the first batch's time left (0.2 s)
+    assert "within 0.6 s" in str(late_error.value)
+    with pytest.raises(Exception, match="lost"):  # the dropped connection takes the later batch with it
+        await later
+    await client.execute_command("CLIENT", "UNPAUSE")
+    assert await link.execute(address, [["PING"]]) == [b"PONG"]  # a new connection
+    await store.aclose()
+    await client.aclose()
