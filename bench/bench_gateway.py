@@ -5,7 +5,8 @@ Phases, each run on every server of the run in turn (loopback only):
 2. active players: N clients each playing random legal moves in a closed loop (create, move, repeat);
 3. lifecycles: N clients each playing whole Wish games (create, ticket, socket, moves, end) in a loop:
    server CPU and Redis commands per game;
-4. connected players: M clients each moving about once a second: latency p50/p99;
+4. connected players: M clients each moving about once a second: latency p50/p99 (first, the server's CPU with
+   their sockets open and nothing sent: the share of a paced move's CPU that is only the sockets' being open);
 5. idle memory: server RSS growth per idle game socket at 1k (and 5k unless --quick).
 Figures are printed with ratios (move path / echo ceiling of the same server); nothing is asserted about
 time. `--against REF` adds a server running commit REF's code, `--ws` one server per websocket
@@ -191,6 +192,20 @@ async def players_moving(server: Server, players: list[Player], seconds: float, 
     return rate, percentile(lat, 0.99), cpu_us(cpu, rate), percentile(sent, 0.5)
 
 
+async def idle_cpu(server: Server, sockets: int, seconds: float) -> float:
+    """The server's CPU (% of a core) with `sockets` game sockets open and nothing sent: what its timers, pings and
+    background workers cost whatever the players do (a paced move's CPU figure carries its share of it)."""
+    await asyncio.sleep(1.0)  # the last connections' snapshots are sent
+
+    async def nothing(deadline, latencies):
+        await asyncio.sleep(max(0.0, deadline - time.perf_counter()))
+        return [0]
+
+    _, _, _, cpu, _ = await measure(server, seconds, nothing)
+    print(f"   {server.label:22s} idle, {sockets} sockets open: server CPU {cpu:5.1f}%", flush=True)
+    return cpu
+
+
 async def idle_memory(server: Server, players: list[Player], count: int) -> float:
     """Server RSS growth per idle game socket (spectator sockets spread over the players' games)."""
     await asyncio.sleep(1.0)
@@ -251,6 +266,7 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
                 more = await start_players(s, clients[s.label], args.connected - len(actives[s.label]),
                                            first=len(actives[s.label]))
                 everyone[s.label] = actives[s.label] + more
+            idle = {s.label: await idle_cpu(s, len(everyone[s.label]), seconds) for s in all_servers}
             # At least two moves each: a phase as long as two pauses (quick) or four.
             phase = max(seconds * 2, args.pause * (2 if args.quick else 4))
             paced = await each(all_servers, lambda s: players_moving(s, everyone[s.label], phase, args.pause,
@@ -260,6 +276,9 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
                 figures[server.label]["connected"] = p99, us
                 print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal {goal}); "
                       f"server CPU per paced move {us:.0f} us = {us / figures[server.label]['echo'][1]:.1f} echoes")
+                share = idle[server.label] / 100 * 1e6 * args.pause / args.connected  # the idle CPU a move carries
+                print(f"   {'':22s} of which the {args.connected} sockets' idle CPU, with no move at all: "
+                      f"{idle[server.label]:.1f}% of a core = {share:.0f} us a paced move", flush=True)
             if not args.no_memory:
                 for server in all_servers:
                     figures[server.label]["memory"] = await idle_memory(server, everyone[server.label], 1000)
