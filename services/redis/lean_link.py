@@ -117,15 +117,16 @@ class NodeConnection(asyncio.Protocol):
         is dropped (a stalled or half-open one would hold every later batch too: they hear the connection
         lost); the next batch connects again. Otherwise look again when the oldest one falls due."""
         self._watchdog = None
-        if not self._waiting:
+        # The oldest batch whose caller still waits (a cancelled one is not timed).
+        oldest = next(((future, due) for future, _, due in self._waiting if not future.done()), None)
+        if oldest is None:
             return
-        future, _, due = self._waiting[0]
+        future, due = oldest
         loop = asyncio.get_running_loop()
         if due > loop.time():
             self._watchdog = loop.call_at(due, self._check_due)
             return
-        if not future.done():
-            future.set_exception(RedisTimeoutError(f"no reply on the lean link within {self.reply_timeout:g} s"))
+        future.set_exception(RedisTimeoutError(f"no reply on the lean link within {self.reply_timeout:g} s"))
         self.close()
 
     def close(self) -> None:

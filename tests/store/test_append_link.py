@@ -224,3 +224,20 @@ async def test_each_batch_waits_its_own_reply_timeout_under_one_watchdog(private
     assert await link.execute(address, [["PING"]]) == [b"PONG"]  # a new connection
     await store.aclose()
     await client.aclose()
+
+
+async def test_a_batch_its_caller_gave_up_on_is_not_timed(private_redis) -> None:
+    """A caller that cancels its wait (its own deadline came first) leaves the batch's replies to be read and
+    dropped in order: the watchdog times only batches somebody still waits for, so the connection stays."""
+    client = await open_redis(private_redis.url)
+    store = EventStore(client, lean_appends=True, link_timeout=0.3)
+    link, address = store.link, store.link.address_of(None)
+    first = await link_connection_id(store)
+    await client.execute_command("CLIENT", "PAUSE", 800, "ALL")
+    abandoned = asyncio.ensure_future(link.execute(address, [["PING"]]))
+    await asyncio.sleep(0.05)
+    abandoned.cancel()
+    await asyncio.sleep(1.2)  # past the batch's 0.3 s and the pause: its reply came and was read
+    assert await link_connection_id(store) == first
+    await store.aclose()
+    await client.aclose()
