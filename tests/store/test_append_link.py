@@ -8,6 +8,9 @@ import asyncio
 
 import pytest
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 from services.redis.client import open_redis
 from services.store import EventStore, NewEvent
 from services.store.append_script import APPEND_LUA
@@ -213,12 +216,13 @@ async def test_each_batch_waits_its_own_reply_timeout_under_one_watchdog(private
     late = asyncio.ensure_future(link.execute(address, [["SET", unique_id("k"), "v"]]))
     await asyncio.sleep(0.1)
     later = asyncio.ensure_future(link.execute(address, [["SET", unique_id("k"), "v"]]))
-    with pytest.raises(Exception) as late_error:
+    with pytest.raises(RedisTimeoutError, match="within 0.6 s"):
         await late
     waited = loop.time() - started
-    assert 0.55 <= waited < 2.0, waited  # its own 0.6 s, not the first batch's time left (0.2 s)
-    assert "within 0.6 s" in str(late_error.value)
-    with pytest.raises(Exception, match="lost"):  # the dropped connection takes the later batch with it
+    # Its own 0.6 s, not the first batch's time left (0.2 s); and before the pause ended (the SET would then
+    # have been answered instead): which timer fired is the point, not how fast.
+    assert 0.55 <= waited < 3.0, waited
+    with pytest.raises(RedisConnectionError, match="lost"):  # the dropped connection takes the later batch with it
         await later
     await client.execute_command("CLIENT", "UNPAUSE")
     assert await link.execute(address, [["PING"]]) == [b"PONG"]  # a new connection
