@@ -79,3 +79,6 @@ class MoveResult(Struct, frozen=True):
     answer: MoveAnswer
     snapshot: Snapshot | None = None  # the state after an accepted move (None when rejected)
     delta: SnapshotDelta | None = None  # the snapshot as a change to the one before (None: only the whole will do)
+    # Connections subscribed to the game's update channel when the move was stored, counted by the store in
+    # the same step (None: not counted, the fan-out asks Redis itself).
+    watchers: int | None = None

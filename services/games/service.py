@@ -292,7 +292,7 @@ class GameService(Showing):
             snapshot = self.snapshot_of(live)
             if self.move_hook is not None:
                 self.move_hook.moved(live, snapshot)
-            return MoveResult(answer, snapshot, delta_between(before, snapshot))
+            return MoveResult(answer, snapshot, delta_between(before, snapshot), result.watchers)
 
     async def _stale(self, live: LiveGame, move_id: str, expected_version: int) -> MoveResult:
         """The client's version is not ours: a retry of a stored move, another process's write, or stale."""

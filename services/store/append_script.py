@@ -1,9 +1,15 @@
 """The Lua script that makes one append atomic: idempotency check, version check, XADDs, move record.
 
 Redis runs a script without interleaving any other command, so two writers at the same expected version
-cannot both pass the check. Reply: {status, version} with status 0 = appended (version = new version),
-1 = duplicate move id (version = the one stored then; nothing written), 2 = conflict (version = actual;
-nothing written).
+cannot both pass the check. Reply: {status, version, watchers} with status 0 = appended (version = new
+version), 1 = duplicate move id (version = the one stored then; nothing written), 2 = conflict (version =
+actual; nothing written; watchers 0).
+
+`watchers`: how many connections subscribe the channel named in ARGV[3] (classic and shard subscriptions
+both; 0 for "" or a conflict), counted in the same atomic step as the write. The gateway's fan-out publishes
+an update only where another process listens; counted here, a subscriber it misses subscribed after the
+move was stored, so its snapshot shows the move (services/gateway/links/fanout.py), and a move at a
+trickle needs no round trip of its own to ask.
 
 The current version is XLEN: entry ids are 0-1, 0-2, ... and the log is never trimmed or deleted from,
 so the length IS the last version. Should that ever be false, the explicit-id XADD fails ("ID equal or
@@ -19,22 +25,28 @@ import hashlib
 APPENDED, DUPLICATE, CONFLICT = 0, 1, 2
 
 # KEYS[1] = log stream, KEYS[2] = moves hash (same hash tag -> same slot)
-# ARGV[1] = expected version, ARGV[2] = move id or "" for none, ARGV[3..] = encoded envelopes
+# ARGV[1] = expected version, ARGV[2] = move id or "" for none, ARGV[3] = channel whose subscribers to count
+# or "" for none, ARGV[4..] = encoded envelopes
 APPEND_LUA = """
+local function watchers()
+  local channel = ARGV[3]
+  if channel == '' then return 0 end
+  return redis.call('PUBSUB', 'NUMSUB', channel)[2] + redis.call('PUBSUB', 'SHARDNUMSUB', channel)[2]
+end
 local move_id = ARGV[2]
 if move_id ~= '' then
   local stored = redis.call('HGET', KEYS[2], move_id)
-  if stored then return {1, tonumber(stored)} end
+  if stored then return {1, tonumber(stored), watchers()} end
 end
 local current = redis.call('XLEN', KEYS[1])
-if current ~= tonumber(ARGV[1]) then return {2, current} end
+if current ~= tonumber(ARGV[1]) then return {2, current, 0} end
 local version = current
-for i = 3, #ARGV do
+for i = 4, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], '0-' .. string.format('%d', version), 'e', ARGV[i])
 end
 if move_id ~= '' then redis.call('HSET', KEYS[2], move_id, version) end
-return {0, version}
+return {0, version, watchers()}
 """
 
 APPEND_SHA = hashlib.sha1(APPEND_LUA.encode()).hexdigest()

@@ -49,11 +49,14 @@ class AppendRequest(msgspec.Struct, frozen=True):
 class AppendResult(msgspec.Struct, frozen=True):
     """`version`: the stream's version after the append. `duplicate`: the move id had been stored
     before, so nothing was written and `version` is the one recorded then. `ts_ms`: the time stamped on
-    the entries written (0 for a duplicate)."""
+    the entries written (0 for a duplicate). `watchers`: for a game's log, how many connections subscribed
+    the game's update channel when the append ran, counted in the same atomic step (the fan-out skips
+    asking); None for other logs, or where nobody counted them."""
 
     version: int
     duplicate: bool = False
     ts_ms: int = 0
+    watchers: int | None = None
 
 
 _encoder = msgspec.msgpack.Encoder()

@@ -35,7 +35,7 @@ from services.store.envelope import (
     moves_key,
 )
 from services.store.errors import StoreError, VersionConflict
-from services.store.keys import GAME_STREAMS, NAMESPACES
+from services.store.keys import GAME_STREAMS, NAMESPACES, updates_channel
 from services.redis.lean_link import LeanLink
 from services.store.append_link import RESEND, run_scripts
 from services.store.replication import ReplicaAck, ReplicaTimeout, add_wait, node_name, node_of
@@ -112,7 +112,7 @@ class EventStore:
                 reply = await self.client.evalsha(APPEND_SHA, 2, *keys, *args)
         except RedisError as exc:
             raise StoreError(f"append to {stream_id!r} failed: {exc}") from exc
-        outcome = _outcome(stream_id, expected_version, reply, ts_ms)
+        outcome = _outcome(stream_id, expected_version, reply, ts_ms, self.namespace == GAME_STREAMS)
         if isinstance(outcome, VersionConflict):
             raise outcome
         return outcome
@@ -143,7 +143,8 @@ class EventStore:
                     results[index] = StoreError(f"append to {batch[index].stream_id!r} failed: {reply}")
                 else:
                     request = batch[index]
-                    outcome = _outcome(request.stream_id, request.expected_version, reply, calls[index][2])
+                    outcome = _outcome(request.stream_id, request.expected_version, reply, calls[index][2],
+                                       self.namespace == GAME_STREAMS)
                     results[index] = self._confirmed(outcome, request, confirmed)
             if missing_script:
                 try:
@@ -257,7 +258,9 @@ class EventStore:
             stored = StoredEvent(event.type, version, event.schema, ts_ms, event.data, move_id)
             envelopes.append(encode_event(stored))
         keys = [log_key(stream_id, self.namespace), moves_key(stream_id, self.namespace)]
-        return keys, [expected_version, move_id or "", *envelopes], ts_ms
+        # A game's log: its update channel's subscribers are counted by the script (append_script.py).
+        channel = updates_channel(stream_id) if self.namespace == GAME_STREAMS else ""
+        return keys, [expected_version, move_id or "", channel, *envelopes], ts_ms
 
     # ---- reading -------------------------------------------------------------------------------
     async def read(self, stream_id: str, from_version: int = 1) -> list[StoredEvent]:
@@ -285,12 +288,13 @@ class EventStore:
         return None if stored is None else int(stored)
 
 
-def _outcome(stream_id: str, expected: int, reply: list, ts_ms: int) -> AppendResult | VersionConflict:
+def _outcome(stream_id: str, expected: int, reply: list, ts_ms: int, counted: bool) -> AppendResult | VersionConflict:
     status, version = int(reply[0]), int(reply[1])
+    watchers = int(reply[2]) if counted else None
     if status == APPENDED:
-        return AppendResult(version, duplicate=False, ts_ms=ts_ms)
+        return AppendResult(version, duplicate=False, ts_ms=ts_ms, watchers=watchers)
     if status == DUPLICATE:
-        return AppendResult(version, duplicate=True)
+        return AppendResult(version, duplicate=True, watchers=watchers)
     if status == CONFLICT:
         return VersionConflict(stream_id, expected, version)
     raise StoreError(f"unexpected reply from the append script: {reply!r}")

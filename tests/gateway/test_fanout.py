@@ -53,6 +53,35 @@ async def test_publishes_reach_another_process_and_not_ourselves(redis_url, lean
         await other.aclose()
 
 
+
+async def test_an_update_its_append_counted_costs_no_count_and_nobody_elses_no_command(redis_url):
+    """A move's append counts its channel's subscribers (services/store/append_script.py): an update nobody
+    else listened to costs no Redis command at all, one another process listens to goes straight to PUBLISH."""
+    channel = updates_channel(unique_id("game"))
+    other = aioredis.Redis.from_url(redis_url)
+    fanout = fanout_on(redis_url, lean=True)
+    other_pubsub = other.pubsub()
+    try:
+        await fanout.start()
+        fanout.watch(channel, Sink())
+        await fanout.ready(channel)
+        fanout.queue_publish(channel, b"1\nalone", watchers=1)  # only this process's own subscription
+        assert fanout.pending() == (0, 0) and fanout.link.lean.round_trips == 0
+        await other_pubsub.subscribe(channel)
+        assert (await other_pubsub.get_message(timeout=2))["type"] == "subscribe"
+        fanout.queue_publish(channel, b"2\nshared", watchers=2)
+        seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
+        assert seen["data"] == fanout.tagged(b"2\nshared")
+        assert fanout.link.lean.round_trips == 1  # the PUBLISH, with no NUMSUB before it
+        fanout.queue_publish(channel, b"3\nuncounted")  # no count came with it: the flush asks first
+        seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
+        assert seen["data"] == fanout.tagged(b"3\nuncounted")
+        assert fanout.link.lean.round_trips == 3
+    finally:
+        await other_pubsub.aclose()
+        await fanout.aclose()
+        await other.aclose()
+
 async def test_one_subscription_per_channel_however_many_sockets_watch_it(redis_url):
     """Counted per channel: Redis sees one subscriber for this process while any socket watches, none after;
     and once `ready` returns, Redis already counts it (so a publisher's PUBSUB NUMSUB cannot miss it)."""

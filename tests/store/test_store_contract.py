@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import redis.asyncio as aioredis
 
 from services.redis.client import open_redis
 from services.store import AppendRequest, AppendResult, EventStore, NewEvent, StoredEvent, VersionConflict
 from services.store.envelope import ENTRY_FIELD, decode_event, log_key, moves_key
+from services.store.keys import updates_channel
 from tests.fixtures.redis import unique_id
 from tests.store.conftest import FIXED_TS_MS, Backend
 
@@ -25,7 +27,7 @@ async def test_append_read_version(backend: Backend) -> None:
     first = await store.append(game, 0, events("a", "b"), move_id="m1")
     second = await store.append(game, 2, [NewEvent("c", b"\x00\xff", schema=3)])
 
-    assert (first, second) == (AppendResult(2, False, FIXED_TS_MS), AppendResult(3, False, FIXED_TS_MS))
+    assert (first, second) == (AppendResult(2, False, FIXED_TS_MS, 0), AppendResult(3, False, FIXED_TS_MS, 0))
     assert await store.version(game) == 3
     assert await store.exists(game)
     assert await store.read(game) == [
@@ -81,14 +83,14 @@ async def test_a_conflict_on_a_new_stream_does_not_create_it(backend: Backend) -
 
 async def test_duplicate_move_id_gets_the_first_result_and_writes_nothing(backend: Backend) -> None:
     store, game = backend.store, unique_id()
-    assert await store.append(game, 0, events("a", "b"), move_id="m1") == AppendResult(2, False, FIXED_TS_MS)
+    assert await store.append(game, 0, events("a", "b"), move_id="m1") == AppendResult(2, False, FIXED_TS_MS, 0)
     await store.append(game, 2, events("c"), move_id="m2")
     before = await store.read(game)
 
     # A retry after a lost reply: the version moved on, the move id still answers, with anything attached.
-    assert await store.append(game, 0, events("x"), move_id="m1") == AppendResult(2, True)
-    assert await store.append(game, 3, events("y"), move_id="m1") == AppendResult(2, True)
-    assert await store.append(game, 3, events("z"), move_id="m2") == AppendResult(3, True)
+    assert await store.append(game, 0, events("x"), move_id="m1") == AppendResult(2, True, watchers=0)
+    assert await store.append(game, 3, events("y"), move_id="m1") == AppendResult(2, True, watchers=0)
+    assert await store.append(game, 3, events("z"), move_id="m2") == AppendResult(3, True, watchers=0)
 
     assert await store.read(game) == before
     assert await store.move_result(game, "m1") == 2
@@ -99,7 +101,7 @@ async def test_duplicate_move_id_gets_the_first_result_and_writes_nothing(backen
 async def test_move_ids_are_per_stream(backend: Backend) -> None:
     store, game, other = backend.store, unique_id(), unique_id()
     await store.append(game, 0, events("a"), move_id="same")
-    assert await store.append(other, 0, events("b"), move_id="same") == AppendResult(1, False, FIXED_TS_MS)
+    assert await store.append(other, 0, events("b"), move_id="same") == AppendResult(1, False, FIXED_TS_MS, 0)
 
 
 async def test_concurrent_writers_at_one_version_exactly_one_wins(backend: Backend) -> None:
@@ -111,7 +113,7 @@ async def test_concurrent_writers_at_one_version_exactly_one_wins(backend: Backe
 
     winners = [i for i, outcome in enumerate(outcomes) if isinstance(outcome, AppendResult)]
     assert len(winners) == 1
-    assert outcomes[winners[0]] == AppendResult(2, False, FIXED_TS_MS)
+    assert outcomes[winners[0]] == AppendResult(2, False, FIXED_TS_MS, 0)
     losers = [outcome for outcome in outcomes if not isinstance(outcome, AppendResult)]
     assert all(isinstance(loser, VersionConflict) and loser.actual == 2 for loser in losers)
     assert [e.type for e in await store.read(game)] == ["start", f"writer-{winners[0]}"]
@@ -160,8 +162,8 @@ async def test_append_many_mixes_successes_conflicts_and_duplicates(backend: Bac
     results = await store.append_many(batch)
 
     assert results[0] == VersionConflict(games[0], 0, 1)
-    assert results[1:12] == [AppendResult(1, False, FIXED_TS_MS)] * 11
-    assert results[12:] == [AppendResult(2, False, FIXED_TS_MS), VersionConflict(games[2], 0, 1), AppendResult(1, True)]
+    assert results[1:12] == [AppendResult(1, False, FIXED_TS_MS, 0)] * 11
+    assert results[12:] == [AppendResult(2, False, FIXED_TS_MS, 0), VersionConflict(games[2], 0, 1), AppendResult(1, True, watchers=0)]
     assert [e.type for e in await store.read(games[0])] == ["old"]
     assert [e.type for e in await store.read(games[1])] == ["first-1", "second"]
     assert [e.type for e in await store.read(games[2])] == ["first-2"]
@@ -172,9 +174,9 @@ async def test_append_many_mixes_successes_conflicts_and_duplicates(backend: Bac
 async def test_appends_survive_a_flushed_script_cache(backend: Backend) -> None:
     store, game = backend.store, unique_id()
     await backend.client.script_flush()  # as after a server restart: EVALSHA answers NOSCRIPT
-    assert await store.append(game, 0, events("a")) == AppendResult(1, False, FIXED_TS_MS)
+    assert await store.append(game, 0, events("a")) == AppendResult(1, False, FIXED_TS_MS, 0)
     await backend.client.script_flush()
-    assert await store.append_many([AppendRequest(game, 1, events("b"))]) == [AppendResult(2, False, FIXED_TS_MS)]
+    assert await store.append_many([AppendRequest(game, 1, events("b"))]) == [AppendResult(2, False, FIXED_TS_MS, 0)]
 
 
 async def test_stored_entries_are_single_field_envelopes(backend: Backend) -> None:
@@ -240,6 +242,38 @@ async def test_in_the_cluster_a_games_keys_share_one_slot(redis_cluster) -> None
         assert len(nodes) == 3  # the games spread over every master, so append_many really fans out
         batch = [AppendRequest(game, 0, events("a")) for game in games]
         results = await EventStore(client, clock=lambda: FIXED_TS_MS).append_many(batch)
-        assert results == [AppendResult(1, False, FIXED_TS_MS)] * 30
+        assert results == [AppendResult(1, False, FIXED_TS_MS, 0)] * 30
     finally:
         await client.aclose()
+
+
+async def test_an_append_to_a_game_counts_who_subscribes_its_update_channel(backend: Backend) -> None:
+    """The gateway's fan-out publishes a move only where another process listens. The append counts the
+    game's update channel's subscribers (classic and shard) in the same atomic step, so a subscriber the
+    count misses came after the move was stored; logs of other kinds count nothing."""
+    store, game = backend.store, unique_id()
+    assert (await store.append(game, 0, events("a"), move_id="m1")).watchers == 0
+    channel = updates_channel(game)
+    node = None
+    if backend.name == "cluster":  # a shard subscription sits on the master of the channel's slot
+        owner = backend.client.get_node_from_key(channel)  # type: ignore[attr-defined]  # a RedisCluster here
+        node = aioredis.Redis(host=owner.host, port=owner.port)
+    listener = (node or backend.client).pubsub()  # type: ignore[attr-defined]  # a Redis here
+    try:
+        await listener.ssubscribe(channel)  # as a gateway on a cluster does
+        if backend.name != "cluster":  # one server: the gateway subscribes the classic way
+            await listener.subscribe(channel)
+        expected = 1 if backend.name == "cluster" else 2
+        for _ in range(expected):
+            assert (await listener.get_message(timeout=5)) is not None  # each subscription confirmed
+        second = await store.append(game, 1, events("b"), move_id="m2")
+        assert (second.version, second.watchers) == (2, expected)
+        assert (await store.append(game, 0, events("c"), move_id="m2")).watchers == expected  # a retry counts too
+        batch = await store.append_many([AppendRequest(game, 2, events("d")), AppendRequest(unique_id(), 0, events("e"))])
+        assert [result.watchers for result in batch] == [expected, 0]  # type: ignore[union-attr]  # both stored
+    finally:
+        await listener.aclose()
+        if node is not None:
+            await node.aclose()
+    daily = EventStore(backend.client, namespace="daily", clock=lambda: FIXED_TS_MS)  # type: ignore[arg-type]
+    assert (await daily.append(unique_id(), 0, events("a"))).watchers is None

@@ -32,13 +32,13 @@ class Model:
         log = self.logs.setdefault(request.stream_id, [])
         moves = self.moves.setdefault(request.stream_id, {})
         if request.move_id is not None and request.move_id in moves:
-            return AppendResult(moves[request.move_id], True)
+            return AppendResult(moves[request.move_id], True, watchers=0)  # nobody subscribes here
         if request.expected_version != len(log):
             return VersionConflict(request.stream_id, request.expected_version, len(log))
         log.extend((event.type, event.data, request.move_id) for event in request.events)
         if request.move_id is not None:
             moves[request.move_id] = len(log)
-        return AppendResult(len(log), False, FIXED_TS)
+        return AppendResult(len(log), False, FIXED_TS, watchers=0)
 
 
 FIXED_TS = 1_700_000_000_000

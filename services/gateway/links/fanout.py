@@ -6,13 +6,16 @@
   A channel is subscribed while any socket of this process watches its game (counted per channel: one
   SUBSCRIBE for the first socket, one UNSUBSCRIBE after the last), on one subscriber connection read by one
   task, which hands each message to this process's sockets of the game.
-- Publishes are queued and flushed as one pipeline; each flush asks Redis (one PUBSUB NUMSUB per batch)
-  which channels have a subscriber besides this process and publishes only on those. What we publish comes
-  back to us too and is dropped by its origin tag (our sockets had it directly).
+- Publishes go only to channels with a subscriber besides this process. A move's append counts its
+  channel's subscribers in the same atomic step (services/store/append_script.py), so a move nobody else
+  watches costs no Redis command here at all; an update with no such count is queued and its flush asks
+  Redis (one PUBSUB NUMSUB per batch). Publishes are flushed as one pipeline. What we publish comes back to
+  us too and is dropped by its origin tag (our sockets had it directly).
 
 Why "no other subscriber, no publish" is safe: a socket waits for Redis to confirm its channel's
-subscription (`ready`) before it reads its snapshot. NUMSUB is asked after the move was stored, so a
-subscriber it does not count subscribed later, and its snapshot already shows the move.
+subscription (`ready`) before it reads its snapshot. The count is taken after the move was stored (in the
+append itself, or by NUMSUB after it), so a subscriber it does not count subscribed later, and its snapshot
+already shows the move.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ class Fanout:
         self._subscribed: dict[str, asyncio.Future[None]] = {}  # per watched channel: done once confirmed
         self._unconfirmed: Counter[str] = Counter()  # SUBSCRIBEs sent, not yet confirmed
         self._leaving: set[str] = set()
-        self._queue: list[tuple[str, bytes]] = []
+        self._queue: list[tuple[str, bytes, bool]] = []  # (channel, tagged data, others known to listen)
         self._tasks: dict[str, asyncio.Task | None] = {"read": None, "flush": None, "leave": None}
         self._subscribing: set[asyncio.Task] = set()
 
@@ -193,25 +196,31 @@ class Fanout:
     def tagged(self, data: bytes) -> bytes:
         return self.origin + data
 
-    def queue_publish(self, channel: str, data: bytes) -> None:
-        """Queue without awaiting anything (the move path calls this; the flusher sends it)."""
-        self._queue.append((channel, self.tagged(data)))
+    def queue_publish(self, channel: str, data: bytes, watchers: int | None = None) -> None:
+        """Queue without awaiting anything (the move path calls this; the flusher sends it). `watchers`: the
+        channel's subscribers as the move's append counted them (None: not counted, the flush asks)."""
+        if watchers is not None and watchers <= self._own_subscriptions(channel):
+            return  # nobody else subscribed when the move was stored: a later subscriber's snapshot has it
+        self._queue.append((channel, self.tagged(data), watchers is not None))
         self._start("flush", self._flush)
 
     async def _flush(self) -> None:
         while self._queue:
             batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
+            counted = {channel for channel, _, known in batch if known}
             try:
-                await self.publish_batch(batch)
+                await self.publish_batch([(channel, data) for channel, data, _ in batch], counted)
             except UNAVAILABLE_ERRORS as exc:  # an update lost in fan-out is recovered by the client's resync
                 warnings.warn("publishing updates", exc)
 
-    async def publish_batch(self, messages: list[tuple[str, bytes]]) -> list[int]:
-        """Publish on the channels another process listens to (one NUMSUB for the batch, one pipeline);
-        per message, how many subscribers got it (0: nobody else listened, not published)."""
-        channels = list(dict.fromkeys(channel for channel, _ in messages))
-        counts = await self.link.listeners(channels)
-        others = {channel for channel in channels if counts.get(channel, 0) > self._own_subscriptions(channel)}
+    async def publish_batch(self, messages: list[tuple[str, bytes]], counted: set[str] | None = None) -> list[int]:
+        """Publish on the channels another process listens to (one pipeline): those in `counted` (known
+        from the append's count), the others asked of Redis first (one NUMSUB for the batch, none when
+        every channel is counted); per message, how many subscribers got it (0: not published)."""
+        known = counted or set()
+        asked = list(dict.fromkeys(channel for channel, _ in messages if channel not in known))
+        counts = await self.link.listeners(asked) if asked else {}
+        others = known | {channel for channel in asked if counts.get(channel, 0) > self._own_subscriptions(channel)}
         wanted = [(channel, data) for channel, data in messages if channel in others]
         receivers = iter(await self.link.publish(wanted) if wanted else ())
         return [next(receivers) if channel in others else 0 for channel, _ in messages]

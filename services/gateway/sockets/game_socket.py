@@ -150,7 +150,7 @@ class GameSocket(VersionedPushes):
             await self.send(encode_s2c(AcceptedS2C(answer.move_id, answer.version)))
             return
         accepted, update = accepted_frames(result, self.sent_version)
-        self.fanout.queue_publish(self.channel, published(snapshot.version, update))
+        self.fanout.queue_publish(self.channel, published(snapshot.version, update), result.watchers)
         self.fanout.local.deliver(self.channel, snapshot.version, update, skip=self)
         self.sent_version = snapshot.version
         await self.send(accepted)  # one frame: the store has the move (durable), and here is the game now
