@@ -48,8 +48,17 @@ class ReplicaTimeout(StoreError):
         self.stream_id, self.confirmed, self.wanted = stream_id, confirmed, wanted
 
 
+_CLUSTER_TYPES: dict[type, bool] = {}  # client class -> is a cluster client
+
+
 def is_cluster(client: Any) -> bool:  # Any: a redis-py client, one server's or a cluster's (they share no type)
-    return isinstance(client, aioredis.RedisCluster)
+    # Asked for every append. redis-py's RedisCluster has typing's Protocol metaclass, whose isinstance
+    # is some 7 times a plain class lookup's cost (0.5 against 0.07 us here): answered once per class.
+    kind = type(client)
+    known = _CLUSTER_TYPES.get(kind)
+    if known is None:
+        known = _CLUSTER_TYPES[kind] = isinstance(client, aioredis.RedisCluster)
+    return known
 
 
 def node_of(client: Any, key: str) -> Any:  # Any: a redis-py client, one server's or a cluster's (they share no type)

@@ -97,3 +97,31 @@ async def test_a_stale_append_fails_alone_and_a_retried_move_id_is_answered(redi
     assert fine.version == 1 and not fine.duplicate
     assert again.version == 1 and again.duplicate
     assert await store.version(game) == 1
+
+
+async def test_appends_queued_behind_a_lone_one_leave_when_it_is_answered(redis_client):
+    """A lone append is sent from its caller's own task and counts as the batch in flight: with one batch
+    allowed, those arriving meanwhile wait, then leave together once it is answered (none is stranded)."""
+    store = GatedStore(redis_client)
+    appender = Appender(store, max_in_flight=1)
+    games = [f"appender-{uuid.uuid4().hex[:12]}" for _ in range(6)]
+    lone = _append(appender, games[0])
+    await _until(lambda: store.in_flight == 1)
+    queued = [_append(appender, game) for game in games[1:]]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert store.sizes == [1]  # the others wait for the one slot
+    store.gate.set()
+    results = await asyncio.wait_for(asyncio.gather(lone, *queued), timeout=10)
+    assert [r.version for r in results] == [1] * 6 and store.sizes == [1, 5]
+    assert (appender.batches, appender.appends) == (2, 6)
+
+
+async def test_a_lone_append_that_fails_tells_its_caller(redis_client):
+    store = EventStore(redis_client)
+    appender = Appender(store)
+    game = f"appender-{uuid.uuid4().hex[:12]}"
+    await appender.append(game, 0, [NewEvent("made", b"x")], "first")
+    with pytest.raises(VersionConflict):
+        await appender.append(game, 0, [NewEvent("made", b"y")], "second")
+    assert appender._in_flight == 0  # nothing left counted in flight
