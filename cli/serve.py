@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             log_config=None,  # services/runtime/logging.py configured every logger: JSON lines with the ids
             access_log=False,  # its lines carry the query string, where a websocket's token travels
             ws=settings.ws_impl,
+            http=settings.http_impl,
             ws_per_message_deflate=settings.ws_deflate,
             # The socket refuses frames over max_frame_bytes itself (a clear s2c.error); this stops abuse earlier.
             ws_max_size=max(64 * 1024, settings.max_frame_bytes),

@@ -73,6 +73,9 @@ def test_settings_defaults_environment_and_overrides():
     assert settings_from_environment({"ARENA_GAME_MODULES": " a.b, c ,"}).game_modules == ("a.b", "c")
     with pytest.raises(SystemExit, match="bad setting"):
         settings_from_environment({"ARENA_PORT": "eighty"})
+    assert settings_from_environment({"ARENA_HTTP_IMPL": "h11"}).http_impl == "h11"
+    with pytest.raises(SystemExit, match="ARENA_HTTP_IMPL must be one of auto, httptools, h11"):
+        settings_from_environment({"ARENA_HTTP_IMPL": "fast"})
 
 
 @given(data=st.data())
