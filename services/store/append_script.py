@@ -3,10 +3,11 @@
 Redis runs a script without interleaving any other command, so two writers at the same expected version
 cannot both pass the check. Reply: {status, version, watchers} with status 0 = appended (version = new
 version), 1 = duplicate move id (version = the one stored then; nothing written), 2 = conflict (version =
-actual; nothing written; watchers 0).
+actual; nothing written).
 
 `watchers`: how many connections subscribe the channel named in ARGV[3] (classic and shard subscriptions
-both; 0 for "" or a conflict), counted in the same atomic step as the write. The gateway's fan-out publishes
+both), counted in the same atomic step as the write; -1 for not counted: no channel named, a conflict, or
+a count Redis refused (a user denied @pubsub, say), which must not fail an append that already wrote. The gateway's fan-out publishes
 an update only where another process listens; counted here, a subscriber it misses subscribed after the
 move was stored, so its snapshot shows the move (services/gateway/links/fanout.py), and a move at a
 trickle needs no round trip of its own to ask.
@@ -28,10 +29,16 @@ APPENDED, DUPLICATE, CONFLICT = 0, 1, 2
 # ARGV[1] = expected version, ARGV[2] = move id or "" for none, ARGV[3] = channel whose subscribers to count
 # or "" for none, ARGV[4..] = encoded envelopes
 APPEND_LUA = """
+local function subscribers(kind)
+  local reply = redis.pcall('PUBSUB', kind, ARGV[3])
+  if reply.err then return nil end
+  return reply[2]
+end
 local function watchers()
-  local channel = ARGV[3]
-  if channel == '' then return 0 end
-  return redis.call('PUBSUB', 'NUMSUB', channel)[2] + redis.call('PUBSUB', 'SHARDNUMSUB', channel)[2]
+  if ARGV[3] == '' then return -1 end
+  local classic, shard = subscribers('NUMSUB'), subscribers('SHARDNUMSUB')
+  if classic == nil or shard == nil then return -1 end
+  return classic + shard
 end
 local move_id = ARGV[2]
 if move_id ~= '' then
@@ -39,7 +46,7 @@ if move_id ~= '' then
   if stored then return {1, tonumber(stored), watchers()} end
 end
 local current = redis.call('XLEN', KEYS[1])
-if current ~= tonumber(ARGV[1]) then return {2, current, 0} end
+if current ~= tonumber(ARGV[1]) then return {2, current, -1} end
 local version = current
 for i = 4, #ARGV do
   version = version + 1

@@ -112,7 +112,7 @@ class EventStore:
                 reply = await self.client.evalsha(APPEND_SHA, 2, *keys, *args)
         except RedisError as exc:
             raise StoreError(f"append to {stream_id!r} failed: {exc}") from exc
-        outcome = _outcome(stream_id, expected_version, reply, ts_ms, self.namespace == GAME_STREAMS)
+        outcome = _outcome(stream_id, expected_version, reply, ts_ms)
         if isinstance(outcome, VersionConflict):
             raise outcome
         return outcome
@@ -143,8 +143,7 @@ class EventStore:
                     results[index] = StoreError(f"append to {batch[index].stream_id!r} failed: {reply}")
                 else:
                     request = batch[index]
-                    outcome = _outcome(request.stream_id, request.expected_version, reply, calls[index][2],
-                                       self.namespace == GAME_STREAMS)
+                    outcome = _outcome(request.stream_id, request.expected_version, reply, calls[index][2])
                     results[index] = self._confirmed(outcome, request, confirmed)
             if missing_script:
                 try:
@@ -288,9 +287,9 @@ class EventStore:
         return None if stored is None else int(stored)
 
 
-def _outcome(stream_id: str, expected: int, reply: list, ts_ms: int, counted: bool) -> AppendResult | VersionConflict:
+def _outcome(stream_id: str, expected: int, reply: list, ts_ms: int) -> AppendResult | VersionConflict:
     status, version = int(reply[0]), int(reply[1])
-    watchers = int(reply[2]) if counted else None
+    watchers = int(reply[2]) if int(reply[2]) >= 0 else None  # -1: not counted (append_script.py)
     if status == APPENDED:
         return AppendResult(version, duplicate=False, ts_ms=ts_ms, watchers=watchers)
     if status == DUPLICATE:

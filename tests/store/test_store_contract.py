@@ -277,3 +277,22 @@ async def test_an_append_to_a_game_counts_who_subscribes_its_update_channel(back
             await node.aclose()
     daily = EventStore(backend.client, namespace="daily", clock=lambda: FIXED_TS_MS)  # type: ignore[arg-type]
     assert (await daily.append(unique_id(), 0, events("a"))).watchers is None
+
+
+async def test_an_append_whose_count_redis_refuses_is_stored_and_left_uncounted(embedded_redis) -> None:
+    """The count comes after the writes in the script: a deployment whose user may not run PUBSUB must
+    still have its moves stored (and answered), only without a count, which the fan-out then asks for."""
+    admin = await open_redis(embedded_redis.url)
+    user = unique_id("nopubsub")
+    await admin.acl_setuser(user, enabled=True, passwords=["+secret"], keys=["*"], channels=["*"],
+                            categories=["+@all", "-@pubsub"])
+    limited = aioredis.Redis(host=embedded_redis.host, port=embedded_redis.port, username=user, password="secret")
+    store = EventStore(limited, clock=lambda: FIXED_TS_MS)
+    game = unique_id()
+    try:
+        assert await store.append(game, 0, events("a"), move_id="m1") == AppendResult(1, False, FIXED_TS_MS, None)
+        assert [e.type for e in await store.read(game)] == ["a"]
+    finally:
+        await limited.aclose()
+        await admin.acl_deluser(user)
+        await admin.aclose()
