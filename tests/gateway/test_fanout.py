@@ -4,6 +4,8 @@ when they come back (its local sockets had them directly), and holds one subscri
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as aioredis
@@ -21,66 +23,72 @@ def fanout_on(redis_url: str, *, lean: bool = False) -> Fanout:
     return Fanout(PubSubLink(client, LeanLink(client, reply_timeout=5) if lean else None), confirm_timeout=5)
 
 
+class Beside:
+    """This process's fan-out watching one game (its subscription confirmed), and another process's
+    connection to Redis with a pub/sub of its own, not yet subscribed."""
+
+    def __init__(self, channel: str, fanout: Fanout, sink: Sink, other: aioredis.Redis) -> None:
+        self.channel, self.fanout, self.sink, self.other = channel, fanout, sink, other
+        self.other_pubsub = other.pubsub()
+
+    async def other_subscribes(self) -> None:
+        await self.other_pubsub.subscribe(self.channel)
+        assert (await self.other_pubsub.get_message(timeout=2))["type"] == "subscribe"
+
+    async def other_got(self, timeout: float = 2) -> bytes | None:
+        seen = await self.other_pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+        return None if seen is None else seen["data"]
+
+
+@contextlib.asynccontextmanager
+async def watching_beside_another(redis_url: str, *, lean: bool) -> AsyncIterator[Beside]:
+    beside = Beside(updates_channel(unique_id("game")), fanout_on(redis_url, lean=lean), Sink(),
+                    aioredis.Redis.from_url(redis_url))
+    try:
+        await beside.fanout.start()
+        beside.fanout.watch(beside.channel, beside.sink)  # this process watches the game too
+        await beside.fanout.ready(beside.channel)
+        yield beside
+    finally:
+        await beside.other_pubsub.aclose()
+        await beside.fanout.aclose()
+        await beside.other.aclose()
+
+
 @pytest.mark.parametrize("lean", [False, True], ids=["redis-py", "lean link"])
 async def test_publishes_reach_another_process_and_not_ourselves(redis_url, lean):
     """Counts and publishes through redis-py, and through the lean link the gateway uses."""
-    channel = updates_channel(unique_id("game"))
-    other = aioredis.Redis.from_url(redis_url)
-    fanout = fanout_on(redis_url, lean=lean)
-    other_pubsub = other.pubsub()
-    try:
-        await fanout.start()
-        sink = Sink()
-        fanout.watch(channel, sink)  # this process watches the game too
-        await fanout.ready(channel)
+    async with watching_beside_another(redis_url, lean=lean) as beside:
+        fanout, channel = beside.fanout, beside.channel
         # No other process listens: nothing is published, so nothing comes back to us either.
         assert await fanout.publish_batch([(channel, fanout.tagged(b"1\nalone"))]) == [0]
         # Another process subscribes: the next update reaches it; our copy is dropped by its tag,
         # while a foreign message on the same channel still comes through to our sockets.
-        await other_pubsub.subscribe(channel)
-        assert (await other_pubsub.get_message(timeout=2))["type"] == "subscribe"
+        await beside.other_subscribes()
         assert await fanout.publish_batch([(channel, fanout.tagged(b"2\nshared"))]) == [2]
-        seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
-        assert seen["data"] == fanout.tagged(b"2\nshared")
-        assert await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2) is None
-        await other.publish(channel, b"elsewhere 3\nforeign")
-        assert await eventually(lambda: sink.got)
-        assert sink.got == [(3, b"foreign")]  # "alone" never came, "shared" was dropped
+        assert await beside.other_got() == fanout.tagged(b"2\nshared")
+        assert await beside.other_got(timeout=0.2) is None
+        await beside.other.publish(channel, b"elsewhere 3\nforeign")
+        assert await eventually(lambda: beside.sink.got)
+        assert beside.sink.got == [(3, b"foreign")]  # "alone" never came, "shared" was dropped
         assert (fanout.link.lean.round_trips == 3) if lean else fanout.link.lean is None  # 2 counts, 1 publish
-    finally:
-        await other_pubsub.aclose()
-        await fanout.aclose()
-        await other.aclose()
-
 
 
 async def test_an_update_its_append_counted_costs_no_count_and_nobody_elses_no_command(redis_url):
     """A move's append counts its channel's subscribers (services/store/append_script.py): an update nobody
     else listened to costs no Redis command at all, one another process listens to goes straight to PUBLISH."""
-    channel = updates_channel(unique_id("game"))
-    other = aioredis.Redis.from_url(redis_url)
-    fanout = fanout_on(redis_url, lean=True)
-    other_pubsub = other.pubsub()
-    try:
-        await fanout.start()
-        fanout.watch(channel, Sink())
-        await fanout.ready(channel)
+    async with watching_beside_another(redis_url, lean=True) as beside:
+        fanout, channel = beside.fanout, beside.channel
         fanout.queue_publish(channel, b"1\nalone", watchers=1)  # only this process's own subscription
         assert fanout.pending() == (0, 0) and fanout.link.lean.round_trips == 0
-        await other_pubsub.subscribe(channel)
-        assert (await other_pubsub.get_message(timeout=2))["type"] == "subscribe"
+        await beside.other_subscribes()
         fanout.queue_publish(channel, b"2\nshared", watchers=2)
-        seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
-        assert seen["data"] == fanout.tagged(b"2\nshared")
+        assert await beside.other_got() == fanout.tagged(b"2\nshared")
         assert fanout.link.lean.round_trips == 1  # the PUBLISH, with no NUMSUB before it
         fanout.queue_publish(channel, b"3\nuncounted")  # no count came with it: the flush asks first
-        seen = await other_pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
-        assert seen["data"] == fanout.tagged(b"3\nuncounted")
+        assert await beside.other_got() == fanout.tagged(b"3\nuncounted")
         assert fanout.link.lean.round_trips == 3
-    finally:
-        await other_pubsub.aclose()
-        await fanout.aclose()
-        await other.aclose()
+
 
 async def test_one_subscription_per_channel_however_many_sockets_watch_it(redis_url):
     """Counted per channel: Redis sees one subscriber for this process while any socket watches, none after;
