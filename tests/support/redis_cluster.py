@@ -95,14 +95,17 @@ class LocalRedisCluster:
                 client.close()
 
     def _wait_until_ok(self, clients: list[redis.Redis], *, replicas: bool = True) -> None:
-        """Until every node says cluster_state:ok and sees exactly the nodes at their current ports,
-        all connected (after a restart, stale addresses linger until the MEETs have spread)."""
+        """Until every node says cluster_state:ok, knows an owner for every slot and sees exactly the nodes
+        at their current ports, all connected (after a restart, stale addresses linger until the MEETs have
+        spread). The slots count apart: with cluster-require-full-coverage off a node says ok while the
+        gossip naming a peer's slots has yet to reach it, and a client seeded there finds slots uncovered."""
         addresses = {f"{node.host}:{node.port}" for node in self.nodes}
         deadline = time.monotonic() + FORM_TIMEOUT_S
         while time.monotonic() < deadline:
             infos = [client.cluster("INFO") for client in clients]
             views = [client.cluster("NODES") for client in clients]
-            if all(info.get("cluster_state") == "ok" for info in infos) and all(
+            if all(info.get("cluster_state") == "ok" and int(info.get("cluster_slots_assigned", 0)) == SLOTS
+                   for info in infos) and all(
                 set(view) == addresses and all(_healthy(peer) for peer in view.values()) for view in views
             ) and (not replicas or self._replicas_in_sync(clients)):
                 return
