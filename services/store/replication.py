@@ -23,6 +23,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from .errors import StoreError
+from ..redis.client import is_cluster, node_of  # noqa: F401  (re-exported: the store routes by them)
 
 AUTO = "auto"
 
@@ -46,24 +47,6 @@ class ReplicaTimeout(StoreError):
             f"within {timeout_ms} ms: send it again with the same move id"
         )
         self.stream_id, self.confirmed, self.wanted = stream_id, confirmed, wanted
-
-
-_CLUSTER_TYPES: dict[type, bool] = {}  # client class -> is a cluster client
-
-
-def is_cluster(client: Any) -> bool:  # Any: a redis-py client, one server's or a cluster's (they share no type)
-    # Asked for every append. redis-py's RedisCluster has typing's Protocol metaclass, whose isinstance
-    # is some 7 times a plain class lookup's cost (0.5 against 0.07 us here): answered once per class.
-    kind = type(client)
-    known = _CLUSTER_TYPES.get(kind)
-    if known is None:
-        known = _CLUSTER_TYPES[kind] = isinstance(client, aioredis.RedisCluster)
-    return known
-
-
-def node_of(client: Any, key: str) -> Any:  # Any: a redis-py client, one server's or a cluster's (they share no type)
-    """The cluster node a key's commands go to (None for a single server: everything goes to it)."""
-    return client.get_node_from_key(key) if is_cluster(client) else None
 
 
 def node_name(node: Any) -> str:  # Any: a redis-py cluster node (untyped there)
