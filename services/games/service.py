@@ -58,6 +58,7 @@ from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     player_games_key,
     stream_of,
 )
+from ..redis.lean_commands import LeanCommands
 from ..store import EventStore, VersionConflict
 from .. import metrics
 from ..runtime.faults import BEFORE_SUBMISSION, crash_point
@@ -79,9 +80,13 @@ class GameService(Showing):
         appender: Appender | None = None,
         results: ResultsHook | None = None,
         secrecy: DealSecrecy | None = None,
+        lean: LeanCommands | None = None,
     ) -> None:
         self.store = store
         self.redis = redis
+        # The lifecycle's small commands (the meta hash, the indexes, the first look): over the lean link
+        # where the process has one (wiring.py), else through `redis` (services/redis/lean_commands.py).
+        self.lean = lean or LeanCommands(redis, None)
         # One clock for the service and its store: the time a move is stamped with in the log is the
         # time the service measures with, so a rebuild from the log gives the same times.
         self.clock = clock or store.clock
@@ -150,7 +155,7 @@ class GameService(Showing):
             assert existing is not None, game_id
             return existing
         log = GameLog(created, None, (), 1)
-        pipe = self.redis.pipeline(transaction=False)  # the meta hash, the player's index, the hooks' writes
+        pipe = self.lean.pipeline()  # the meta hash, the player's index, the hooks' writes
         queue_projections(pipe, game_id, log, state)
         told = queue_opened(self.results, pipe, created, game_id, created.created_at_ms)
         await pipe.execute()
@@ -164,7 +169,7 @@ class GameService(Showing):
     async def _abandon_unfinished(self, player_id: str) -> None:
         """A new casual or practice game abandons the player's unfinished casual or practice games;
         daily attempts and race games are never abandoned by other games."""
-        latest = [_text(raw) for raw in await self.redis.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)]
+        latest = [_text(raw) for raw in await self.lean.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)]
         # A game this process holds over (won, abandoned, lost with no undo: the engine's is_over) stays so on
         # every process: its meta hash need not be read. Any other (in play, or lost with an undo) is read.
         latest = [game_id for game_id in latest if not self._final_here(game_id)]
@@ -172,7 +177,7 @@ class GameService(Showing):
             return
         # One round trip for all their meta hashes (each in its game's slot: no transaction), not one each:
         # a player with a history would otherwise wait for twenty before every new game.
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.lean.pipeline()
         for game_id in latest:
             pipe.hmget(meta_key(game_id), ["kind", "status"])
         for game_id, (kind, status) in zip(latest, await pipe.execute()):
@@ -286,7 +291,7 @@ class GameService(Showing):
             if state.status != status_before:
                 await self._record_status(live, result.ts_ms)
             elif engine.undo_assisted(state) and not assisted_before:  # the first undo beyond the rules
-                await self.redis.hset(meta_key(game_id), "assisted", 1)
+                await self.lean.hset(meta_key(game_id), "assisted", 1)
             answer = MoveAnswer(move_id, True, live.version)
             live.remember(answer)
             snapshot = self.snapshot_of(live)
@@ -320,7 +325,7 @@ class GameService(Showing):
             fields["finished_at_ms"] = live.finished_at_ms
         # One round trip: the meta hash and, at an end, the writes of the hooks that queue theirs (no
         # transaction: other slots). The others (a win's submission first) are told after it, in turn.
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.lean.pipeline()
         pipe.hset(key, mapping=fields)
         if live.finished_at_ms is None:
             pipe.hdel(key, "finished_at_ms")

@@ -17,6 +17,7 @@ from .entries import CASUAL_KINDS, RACE, GameShown
 from .live import LiveGame, LiveGames, ms_between
 from .model import NOT_PUBLIC_YET, NOT_STARTED, GameSummary, Refusal, Snapshot, meta_key, player_games_key, stream_of
 from .secrecy import DealSecrecy
+from ..redis.lean_commands import LeanCommands
 from .view_delta import Baseline
 from ..store import EventStore, VersionConflict
 
@@ -26,6 +27,7 @@ class Showing:
 
     store: EventStore
     redis: Any  # Any: a redis-py client, one server's or a cluster's (they share no type)
+    lean: LeanCommands  # the first look's meta write goes this way (services/redis/lean_commands.py)
     clock: Callable[[], int]
     live: LiveGames
     secrecy: DealSecrecy
@@ -82,7 +84,7 @@ class Showing:
         fields = {"shown_at_ms": shown.at_ms}
         if live.state.status != IN_PROGRESS and live.version == 0:  # lost as dealt: stopped at the first look
             live.finished_at_ms = fields["finished_at_ms"] = shown.at_ms
-        await self.redis.hset(meta_key(live.game_id), mapping=fields)
+        await self.lean.hset(meta_key(live.game_id), mapping=fields)
         return live
 
     async def snapshot(self, game_id: str) -> Snapshot | None:

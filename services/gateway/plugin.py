@@ -120,7 +120,7 @@ class ArenaPlugin(InitPluginProtocol):
             running.tournaments.board_changed = announcer(self.fanout, running.tournaments)
             app.state.races = running.races
             running.races.feed = RaceFanout(self.fanout)
-            app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds)
+            app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds, lean=running.lean)
             register_limit_store(app, client)
             await self.fanout.start()
             running.start()

@@ -52,7 +52,10 @@ class ProcessServices:
                                  link_timeout=max(0.1, settings.redis_pool_timeout))
         self.store = store
         self.validators = Validators(client, store, workers=settings.validators, review=rules_from(settings))
-        self.games = GameService(store, client, cache_games=settings.cache_games, appender=Appender(store, max_in_flight=settings.append_in_flight))
+        # The lifecycle's small commands share the appends' lean connections (none with ARENA_LEAN_REDIS=0).
+        self.lean = store.lean
+        self.games = GameService(store, client, cache_games=settings.cache_games, lean=self.lean,
+                                 appender=Appender(store, max_in_flight=settings.append_in_flight))
         secret = load_tournament_secret(settings.tournament_secret, settings.data_dir)
         self.tournaments = TournamentService(client, self.games, secret=secret, daily_games=settings.daily_games,
                                               weak_check=settings.daily_weak_check)

@@ -19,6 +19,7 @@ from msgspec import Struct
 
 from .tokens import Identity, IssuedToken, TokenClaims, TokenRefused
 from ..redis.client import AnyRedis, as_text
+from ..redis.lean_commands import LeanCommands
 from ..store.keys import ticket_key, token_generation_key
 
 MAX_TICKET_CHARS = 64
@@ -34,13 +35,17 @@ class Ticket(Struct, frozen=True):
 
 
 class Sessions:
-    def __init__(self, redis: AnyRedis, identity: Identity, ticket_ttl_seconds: float) -> None:
+    def __init__(self, redis: AnyRedis, identity: Identity, ticket_ttl_seconds: float, *,
+                 lean: LeanCommands | None = None) -> None:
         self.redis = redis
+        # A request's generation check and a socket's ticket: over the lean link where the process has
+        # one (services/redis/lean_commands.py); signing out (an INCR, never sent twice) through redis-py.
+        self.lean = lean or LeanCommands(redis, None)
         self.identity = identity
         self.ticket_ttl_ms = max(1, int(ticket_ttl_seconds * 1000))
 
     async def _generation(self, player_id: str) -> int:
-        raw = await self.redis.get(token_generation_key(player_id))
+        raw = await self.lean.get(token_generation_key(player_id))
         return int(raw) if raw is not None else 0
 
     async def check(self, token: str | None) -> TokenClaims | TokenRefused:
@@ -77,7 +82,7 @@ class Sessions:
         ticket = secrets.token_urlsafe(24)
         lifetime_ms = min(self.ticket_ttl_ms, max(1, int((claims.expires_at - time.time()) * 1000)))
         value = f"{claims.player_id} {claims.generation}".encode()
-        await self.redis.set(ticket_key(ticket), value, px=lifetime_ms)
+        await self.lean.set(ticket_key(ticket), value, px=lifetime_ms)
         return Ticket(ticket, lifetime_ms)
 
     async def redeem(self, ticket: str | None) -> str | TokenRefused:
@@ -85,7 +90,7 @@ class Sessions:
         two gateway processes) racing with one ticket cannot both get in."""
         if not ticket or len(ticket) > MAX_TICKET_CHARS:
             return BAD_TICKET
-        raw = await self.redis.getdel(ticket_key(ticket))
+        raw = await self.lean.getdel(ticket_key(ticket))
         if raw is None:
             return BAD_TICKET
         player_id, _, generation = as_text(raw).rpartition(" ")

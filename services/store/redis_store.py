@@ -36,6 +36,7 @@ from services.store.envelope import (
 )
 from services.store.errors import StoreError, VersionConflict
 from services.store.keys import GAME_STREAMS, NAMESPACES, updates_channel
+from services.redis.lean_commands import LeanCommands
 from services.redis.lean_link import LeanLink
 from services.store.append_link import RESEND, run_scripts
 from services.store.replication import ReplicaAck, ReplicaTimeout, add_wait, node_name, node_of
@@ -74,6 +75,9 @@ class EventStore:
         self.replica_ack = replica_ack
         link = LeanLink(client, reply_timeout=link_timeout) if lean_appends else None
         self.link = link if link is not None and link.usable else None
+        # Small commands over the same connections: a stream's version (a socket's first look at its game),
+        # and the game service's and sessions' lifecycle commands (services/gateway/wiring.py).
+        self.lean = LeanCommands(client, self.link)
 
     async def aclose(self) -> None:
         """Close the lean connections (the redis-py client is the caller's to close)."""
@@ -274,7 +278,7 @@ class EventStore:
 
     async def version(self, stream_id: str) -> int:
         """The stream's current version: the number of events in it (0 for a missing stream)."""
-        return int(await self.client.xlen(log_key(check_stream_id(stream_id), self.namespace)))
+        return int(await self.lean.one("XLEN", log_key(check_stream_id(stream_id), self.namespace)))
 
     async def exists(self, stream_id: str) -> bool:
         return bool(await self.client.exists(log_key(check_stream_id(stream_id), self.namespace)))

@@ -137,12 +137,11 @@ class StoredStatistics:
         key, reopenable = player_stats_key(player), player_stats_reopenable_key(player)
         lost = fact.status == "lost" and created.kind in (CASUAL, PRACTICE)
         for _ in range(8):  # another process counted one of this player's games meanwhile: read again
-            pipe = self.redis.pipeline(transaction=False)  # one slot: one round trip
-            pipe.get(key)
-            pipe.zscore(reopenable, fact.game_id)
-            raw, seen = await pipe.execute()
+            # One slot: one round trip each, over the lean link where there is one (both are safe to
+            # send twice: a read, and a compare-and-set that writes nothing once its first run wrote).
+            raw, seen = await self.games.lean.pipeline().get(key).zscore(reopenable, fact.game_id).execute()
             counted = None if raw is None or seen is not None else record(_decoder.decode(raw), fact)
-            written = await self._settle(keys=[key, reopenable], args=[
+            written = await self.games.lean.script(self._settle, keys=[key, reopenable], args=[
                 hashlib.sha1(raw).hexdigest() if raw is not None else "", "1" if seen is not None else "0",
                 fact.game_id, "lost" if lost else "seen" if seen is not None else "", fact.finished_at_ms,
                 REOPENABLE_KEPT, _encoder.encode(counted) if isinstance(counted, PlayerStats) else "",

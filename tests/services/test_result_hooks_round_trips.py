@@ -13,7 +13,10 @@ from services.archive.archiver import Archiver
 from services.archive.objects import open_objects
 from services.games.hooks import AllResults, NoResults
 from services.games.retention import Retention
+from services.games.model import meta_key, player_games_key
 from services.games.service import GameService
+from services.redis.lean_commands import LeanCommands
+from services.redis.lean_link import LeanLink
 from services.store import EventStore
 from services.store.keys import archive_due_key, retention_key, unsettled_key
 from services.validator.queue import ValidatorQueue
@@ -101,3 +104,20 @@ async def test_a_win_is_submitted_before_it_leaves_the_unsettled_set(redis, cloc
     assert submissions and submissions[0][0] == game.id and submissions[0][1] is not None  # still unsettled then
     assert await redis.zscore(unsettled_key(), game.id) is None
     assert told.games_ended == [(game.id, "won")]
+
+
+async def test_over_the_lean_link_a_game_is_made_and_ended_with_nothing_through_redis_py(redis, clock, tmp_path):
+    service, trips, told = stack(redis, clock, tmp_path, hooks=True)
+    link = LeanLink(redis, reply_timeout=5)
+    service.lean = LeanCommands(trips, link)  # redis-py (counted) only for what the link cannot carry
+    game_id, made, ended = await resigned_game(service, trips, "g_lean_hooks", 13)
+    assert (made, ended) == (0, 0)
+    assert link.round_trips >= 3  # the recent games read and the creation's writes; the end's writes
+    # ...and every write was made, the hooks' too.
+    assert await redis.hget(meta_key(game_id), "status") == b"abandoned"
+    assert await redis.zscore(player_games_key("g_lean_hooks"), game_id) == clock.now
+    assert await redis.zscore(unsettled_key(), game_id) is None
+    assert await redis.zscore(retention_key(), game_id) is not None
+    assert await redis.zscore(archive_due_key(), game_id) == clock.now + 1_000
+    assert told.games_opened == [game_id] and told.games_ended == [(game_id, "abandoned")]
+    await link.aclose()

@@ -13,6 +13,8 @@ from services.identity.tokens import Identity, TokenClaims
 from services.redis.client import open_redis
 from services.redis.embedded import free_port
 from services.identity.sessions import Sessions
+from services.redis.lean_commands import LeanCommands
+from services.redis.lean_link import LeanLink
 from services.store.keys import RATE_LIMIT_NAMESPACE
 
 pytestmark = pytest.mark.integration
@@ -26,13 +28,24 @@ async def client(request, redis_url):
     await client.aclose()
 
 
+@pytest.fixture(params=[False, True], ids=["redis-py", "lean"])
+async def sessions_of(request, client):
+    """Sessions on `client`; lean: their generation reads and tickets over a lean link (as the gateway has
+    them), which must answer as redis-py does."""
+    link = LeanLink(client, reply_timeout=5) if request.param else None
+    yield lambda identity: Sessions(client, identity, ticket_ttl_seconds=30, lean=LeanCommands(client, link))
+    if link is not None:
+        assert link.round_trips > 0
+        await link.aclose()
+
+
 def fresh_player() -> str:
     return f"g_{uuid.uuid4().hex[:16]}"
 
 
-async def test_sign_out_ends_every_earlier_token_and_its_tickets(client):
+async def test_sign_out_ends_every_earlier_token_and_its_tickets(client, sessions_of):
     identity = Identity(b"sessions-test", ttl_seconds=600)
-    sessions = Sessions(client, identity, ticket_ttl_seconds=30)
+    sessions = sessions_of(identity)
     player = fresh_player()
     first = await sessions.check(identity.token_for(player).token)
     assert isinstance(first, TokenClaims)
@@ -47,9 +60,9 @@ async def test_sign_out_ends_every_earlier_token_and_its_tickets(client):
     assert 0 < await client.ttl(f"arena:player:{{{player}}}:token_gen") <= 600
 
 
-async def test_a_ticket_is_redeemed_once_and_never_outlives_its_token(client):
+async def test_a_ticket_is_redeemed_once_and_never_outlives_its_token(sessions_of):
     identity = Identity(b"sessions-test", ttl_seconds=600)
-    sessions = Sessions(client, identity, ticket_ttl_seconds=30)
+    sessions = sessions_of(identity)
     claims = await sessions.check(identity.token_for(fresh_player()).token)
     ticket = await sessions.new_ticket(claims)
     assert await sessions.redeem(ticket.ticket) == claims.player_id
