@@ -42,6 +42,34 @@ def test_tokens_expire_after_their_lifetime():
         Identity(b"s", ttl_seconds=0)
 
 
+def test_a_verified_token_is_not_verified_again_yet_still_expires(monkeypatch):
+    identity = Identity(b"s", ttl_seconds=60)
+    issued = identity.new_guest()
+    claims = identity.check(issued.token)
+    assert isinstance(claims, TokenClaims)
+    decoded = []
+    real_decode = jwt.decode
+    with monkeypatch.context() as patched:
+        patched.setattr(jwt, "decode", lambda token, *args, **kwargs: decoded.append(token) or real_decode(token, *args, **kwargs))
+        assert identity.check(issued.token) == claims  # its claims, as the first check found them
+        assert identity.check(issued.token + "x").code == "bad_token"  # another string: checked, refused
+    assert decoded == [issued.token + "x"]
+    identity._now = lambda: claims.expires_at  # the second PyJWT calls it expired at
+    assert identity.check(issued.token).code == "token_expired"
+    identity._now = time.time
+    assert identity._verified == {}  # the expired one went; refused ones never came in
+
+
+def test_the_verified_tokens_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr("services.identity.tokens.VERIFIED_KEPT", 2)
+    identity = Identity(b"s")
+    tokens = [identity.new_guest().token for _ in range(3)]
+    for token in tokens:
+        assert isinstance(identity.check(token), TokenClaims)
+    assert list(identity._verified) == tokens[1:]  # the oldest made room
+    assert isinstance(identity.check(tokens[0]), TokenClaims)  # and is simply verified again
+
+
 def test_rate_limit_settings_parse_and_refuse_nonsense():
     assert parse_limit("5/hour", None, "X") == (5, "hour") and parse_limit("off", (1, "day"), "X") is None
     assert parse_limit(None, (1, "day"), "X") == (1, "day")
