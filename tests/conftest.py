@@ -17,7 +17,10 @@ os.environ.setdefault("ARENA_SCHEDULER", "0")
 # Every server the suite starts shares the session's Redis, and with it the archiver's index: they share
 # one archive too, as a deployment's processes must (one ARENA_ARCHIVE_URL), so a game one of them moved
 # (a test clock days ahead) reads through on every other.
-os.environ.setdefault("ARENA_ARCHIVE_URL", Path(tempfile.mkdtemp(prefix="arena-suite-archive-")).as_uri())
+# The folder is the session's: removed when the suite's process ends (each run used to leave one in /tmp).
+if "ARENA_ARCHIVE_URL" not in os.environ:
+    _ARCHIVE = tempfile.TemporaryDirectory(prefix="arena-suite-archive-")
+    os.environ["ARENA_ARCHIVE_URL"] = Path(_ARCHIVE.name).as_uri()
 
 settings.register_profile(
     "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
