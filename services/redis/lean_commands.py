@@ -3,9 +3,9 @@ again what the link cannot carry.
 
 Why: outside its moves, a game's lifecycle is a dozen small round trips: the token's generation, the
 player's recent games, the meta hash and the indexes at its creation and its end, the socket's ticket,
-its first look, the statistics. Through redis-py each costs about 120 µs of CPU under uvloop, a pipeline
-of three about 270 µs; over the lean link about 50 µs (`bench/bench_gateway.py`'s Wish lifecycle shows the
-whole game's cost). The appends already go this way (services/store/append_link.py).
+its first look, the statistics. Over the lean link one costs 0.3x to 0.45x the CPU redis-py's client takes
+for it under uvloop (`python -m bench round_trips`; `bench gateway`'s Wish lifecycle shows the whole game's
+cost). The appends already go this way (services/store/append_link.py).
 
 What may come here: commands that are safe to send twice, because a batch the link could not finish (a
 connection lost or not answered in time, a cluster redirect or any other error reply) is sent again,
