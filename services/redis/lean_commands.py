@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import DataError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -133,6 +134,9 @@ class LeanBatch:
         self.commands: list[Command] = []
 
     def _add(self, *command: Value) -> LeanBatch:
+        for arg in command:  # as redis-py refuses them: the link would send "None" or "True" as text
+            if arg is None or isinstance(arg, bool):
+                raise DataError(f"invalid input of type {type(arg).__name__!r} in {command[0]}: convert it first")
         self.commands.append(list(command))
         return self
 

@@ -6,7 +6,7 @@ servers throughout; the TCP proxy of the append link's tests cuts connections on
 from __future__ import annotations
 
 import pytest
-from redis.exceptions import ResponseError
+from redis.exceptions import DataError, ResponseError
 
 from services.redis.client import open_redis
 from services.redis.lean_commands import LeanCommands
@@ -127,6 +127,11 @@ async def test_an_error_reply_raises_as_redis_py_raises_it(embedded_redis) -> No
     assert await client.get(hash_key) == b"a string, not a hash"
     with pytest.raises(ValueError, match="hset needs"):
         lean.pipeline().hset(hash_key)
+    for bad in (None, True):  # refused as redis-py refuses them, not sent as the text "None" or "True"
+        with pytest.raises(DataError):
+            lean.pipeline().hset(hash_key, mapping={"status": bad})
+        with pytest.raises(DataError):
+            await client.hset(hash_key + ":py", mapping={"status": bad})
     await link.aclose()
     await client.aclose()
 
