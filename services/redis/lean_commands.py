@@ -136,7 +136,7 @@ class LeanBatch:
     def _add(self, *command: Value) -> LeanBatch:
         for arg in command:  # as redis-py refuses them: the link would send "None" or "True" as text
             if arg is None or isinstance(arg, bool):
-                raise DataError(f"invalid input of type {type(arg).__name__!r} in {command[0]}: convert it first")
+                raise DataError(f"invalid input of type {type(arg).__name__!r} in {command[0]!s}: convert it first")
         self.commands.append(list(command))
         return self
 
