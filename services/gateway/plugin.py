@@ -121,6 +121,8 @@ class ArenaPlugin(InitPluginProtocol):
             app.state.races = running.races
             running.races.feed = RaceFanout(self.fanout)
             app.state.sessions = Sessions(client, self.identity, self.settings.ticket_ttl_seconds, lean=running.lean)
+            # What the game socket's route reads from the state in one go (socket_routes.py says why).
+            app.state.fanout, app.state.settings, app.state.budgets = self.fanout, self.settings, self.budgets
             register_limit_store(app, client)
             await self.fanout.start()
             running.start()

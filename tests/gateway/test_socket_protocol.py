@@ -229,3 +229,20 @@ def test_flood_is_limited(redis_url, tmp_path, http, audit):
         sock.close()
     finally:
         server.stop()
+
+
+def test_a_games_creation_and_its_socket_start_no_task_for_their_dependencies(alice, monkeypatch):
+    """The hot routes' dependencies form one chain (or none): Litestar resolves two or more without
+    dependencies of their own in an anyio task group, a task each, for lookups that cannot fail."""
+    import litestar._kwargs.kwargs_model as kwargs_model
+
+    groups: list[int] = []
+    real = kwargs_model.create_task_group
+    monkeypatch.setattr(kwargs_model, "create_task_group", lambda: groups.append(1) or real())
+    created = alice.create("wish", {"mode": "standard"}, seed=7)
+    sock = alice.open(created["id"])
+    assert sock.recv()["type"] == "s2c.snapshot"
+    sock.close()
+    assert groups == []
+    alice.http.get("/api/games", headers=alice.headers)  # (the patch sees a handler with two, as a check)
+    assert groups == [1]

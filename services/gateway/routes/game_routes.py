@@ -63,11 +63,15 @@ class GamesController(Controller):
     @post("/", status_code=201, opt=rate_limited("games"), responses=errors(400, 401, 429),
           operation_class=json_body(create_game_schema(), "the game, its variant (null: the default) and a chosen seed"))
     async def create_game(
-        self, request: Request, service: NamedDependency[GameService], player_id: NamedDependency[str],
+        self, request: Request, state: State, player_id: NamedDependency[str],
         sessions: NamedDependency[Sessions], claims: NamedDependency[TokenClaims],
     ) -> NewGame:
         """Body: `{"game": "wish", "variant": {...} | null, "seed": <int> | null}` (see docs/protocol.md).
         The answer is the game's summary with a socket ticket for it."""
+        # The service from the state, not a dependency: beside `sessions` it would be a second one with none
+        # of its own, and Litestar resolves such a batch in an anyio task group, a task each (every game's
+        # creation request). This way the dependencies are one chain: sessions, claims, player_id.
+        service: GameService = state.service
         data = decode_body(await request.body(), _create_game)
         variant = whole_numbers(data.variant)  # {"piles": 11.0} is 11 piles; 11.5 stays, for the engine to refuse
         created = await service.create_game(player_id, data.game, variant, data.seed)
