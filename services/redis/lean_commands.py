@@ -10,9 +10,10 @@ cost). The appends already go this way (services/store/append_link.py).
 What may come here: commands that are safe to send twice, because a batch the link could not finish (a
 connection lost or not answered in time, a cluster redirect or any other error reply) is sent again,
 whole, through redis-py, which follows redirects, refreshes its slot map and raises errors as it always
-did. Writes that set a value (SET, HSET, HDEL, DEL before an HSET, ZADD, ZREM) and reads are; GETDEL is
-too in effect: sent again after its first answer was lost, it finds nothing, so the ticket is refused, as
-redis-py's own retry would refuse it. Never INCR and the like.
+did. Writes that set a value (SET, HSET, HDEL, DEL before an HSET, ZADD, ZREM) and reads are. GETDEL is
+not (sent again after its first reply was lost, it finds nothing: a ticket only late would be refused as
+unknown), so `getdel` is sent at most once: a lost or late reply raises the link's error, which the gateway
+answers as unavailable. Never INCR and the like.
 
 Replies come as RESP gives them (bytes, ints, lists, None), which redis-py's own replies to these
 commands are, except that it turns a write's OK into True and a score into a float: a write's reply is
@@ -55,7 +56,16 @@ class LeanCommands:
         return await self.one("GET", key)
 
     async def getdel(self, key: str) -> bytes | None:
-        return await self.one("GETDEL", key)
+        """Sent at most once: a GETDEL whose reply was lost may have taken the value, so it is not sent again
+        (a ticket would be refused as unknown when it was only late): the link's error is raised instead,
+        and the caller answers unavailable. A redirect or an error reply ran nothing: redis-py sends those."""
+        command: Command = ["GETDEL", key]
+        if self.link is not None:
+            answered = await self._over_link(self.link.address_of(node_of(self.client, key)), [command],
+                                             resend_lost=False)
+            if answered is not None:
+                return answered[0]
+        return (await self._through_redis_py([command]))[0]
 
     async def set(self, key: str, value: Value, *, px: int | None = None) -> None:
         await self.pipeline().set(key, value, px=px).execute()
@@ -105,13 +115,17 @@ class LeanCommands:
             await asyncio.gather(*(one_node(address, indexes) for address, (_, indexes) in groups.items()))
         return replies
 
-    async def _over_link(self, address: tuple[str, int] | None, commands: list[Command]) -> list[Any] | None:
-        """The link's replies, or None when redis-py must send the batch again (see the module doc)."""
+    async def _over_link(self, address: tuple[str, int] | None, commands: list[Command], *,
+                         resend_lost: bool = True) -> list[Any] | None:
+        """The link's replies, or None when redis-py must send the batch again (see the module doc);
+        `resend_lost` false raises the link's error where the batch may have run without its reply coming."""
         if self.link is None or address is None:
             return None
         try:
             answered = await self.link.execute(address, commands)
         except (RedisConnectionError, RedisTimeoutError):
+            if not resend_lost:
+                raise
             return None
         if any(isinstance(reply, ResponseError) for reply in answered):
             return None  # a redirect, or an error redis-py raises as it always did

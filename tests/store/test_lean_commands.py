@@ -6,6 +6,7 @@ servers throughout; the TCP proxy of the append link's tests cuts connections on
 from __future__ import annotations
 
 import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, ResponseError
 
 from services.redis.client import open_redis
@@ -147,5 +148,41 @@ async def test_a_script_the_server_lacks_is_loaded_through_redis_py(embedded_red
     trips = link.round_trips
     assert await lean.script(script, [key], ["three"]) == b"three"  # loaded now: the link carries it
     assert link.round_trips == trips + 1
+    await link.aclose()
+    await client.aclose()
+
+
+async def test_a_getdel_whose_reply_is_lost_is_not_sent_again(embedded_redis) -> None:
+    """Sent again it would find nothing, and a ticket only late would be refused as unknown: the link's
+    error is raised instead (the gateway answers unavailable), the command sent once."""
+    proxy = CuttingProxy(embedded_redis.host, embedded_redis.port)
+    address = await proxy.start()
+    client = await open_redis(embedded_redis.url)
+    link = LeanLink(client, reply_timeout=5, address=address)
+    lean = LeanCommands(client, link)
+    key = unique_id("ticket")
+    await lean.set(key, b"player 0")
+    assert await lean.getdel(key) == b"player 0"
+    await lean.set(key, b"player 1")
+    proxy.cut_after = proxy.replies  # the GETDEL reaches the server; its reply never comes back
+    with pytest.raises(RedisConnectionError):
+        await lean.getdel(key)
+    assert await client.get(key) is None  # it ran once, and was not sent again to find nothing
+    await link.aclose()
+    await client.aclose()
+    await proxy.stop()
+
+
+async def test_a_redirected_getdel_is_sent_by_redis_py(redis_cluster) -> None:
+    client = await open_redis(redis_cluster.url)
+    link = LeanLink(client, reply_timeout=5)
+    lean = LeanCommands(client, link)
+    keys_ = [unique_id("tk") for _ in range(6)]
+    assert len({client.get_node_from_key(key).name for key in keys_}) > 1
+    wrong = client.get_node_from_key(keys_[0])
+    for key in keys_:
+        await client.set(key, key)
+    link.address_of = lambda node: (wrong.host, wrong.port)  # MOVED for the keys of other nodes: nothing ran
+    assert [await lean.getdel(key) for key in keys_] == [key.encode() for key in keys_]
     await link.aclose()
     await client.aclose()
