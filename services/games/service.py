@@ -32,7 +32,7 @@ from engine.intents import ResignIntent
 
 from . import codec
 from .appender import Appender
-from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, Kind
+from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, GameShown, Kind
 from .hooks import AllResults, MoveHook, NoResults, ResultsHook, queue_ended, queue_opened  # noqa: F401  (AllResults re-exported)
 from .projections import queue_projections
 from .record import BadLog, GameLog, read_log, settled, start_state, stopped_at
@@ -269,11 +269,13 @@ class GameService(Showing):
                 return MoveResult(answer)
             if live.shown_at_ms is None and live.created.kind == RACE:
                 return _rejected(move_id, live.version, NOT_STARTED, "the race has not started yet")
-            if live.shown_at_ms is None:  # a move is a look: the log shows the deal before any move
-                live = await self.show(live, player_id)
-                if live.version != expected_version:  # another process moved first
-                    return await self._stale(live, move_id, expected_version)
             entries = [codec.new_entry(event) for event in decided]
+            # A move is a look: the log shows the deal before any move. Unlogged yet, the look goes in the
+            # move's own append, just before it (one round trip, not two; a conflict writes neither).
+            look = None
+            if live.shown_at_ms is None:
+                look = GameShown(at_ms=self.clock(), viewer_id=player_id)
+                entries.insert(0, codec.new_entry(look))
             try:
                 result = await self.appender.append(stream_of(game_id), live.stream_version, entries, move_id)
             except VersionConflict:
@@ -288,10 +290,16 @@ class GameService(Showing):
             status_before, assisted_before = live.state.status, engine.undo_assisted(live.state)
             live.state, live.version = state, live.version + len(decided)
             live.stream_version = result.version
+            fields: dict[str, Any] = {}  # Any: JSON  (meta fields this move changes beside the status)
+            if look is not None:
+                live.shown_at_ms = fields["shown_at_ms"] = look.at_ms
             if state.status != status_before:
-                await self._record_status(live, result.ts_ms)
-            elif engine.undo_assisted(state) and not assisted_before:  # the first undo beyond the rules
-                await self.lean.hset(meta_key(game_id), "assisted", 1)
+                await self._record_status(live, result.ts_ms, fields)
+            else:
+                if engine.undo_assisted(state) and not assisted_before:  # the first undo beyond the rules
+                    fields["assisted"] = 1
+                if fields:
+                    await self.lean.hset(meta_key(game_id), mapping=fields)
             answer = MoveAnswer(move_id, True, live.version)
             live.remember(answer)
             snapshot = self.snapshot_of(live)
@@ -313,11 +321,11 @@ class GameService(Showing):
         message = f"the game is at version {fresh.version}, the move was made at version {expected_version}"
         return _rejected(move_id, fresh.version, STALE_VERSION, message)
 
-    async def _record_status(self, live: LiveGame, ts_ms: int) -> None:
+    async def _record_status(self, live: LiveGame, ts_ms: int, more: dict[str, Any] | None = None) -> None:  # Any: JSON
         # The clock stops at the entry that ends play (won, lost, abandoned) and runs again after an
         # undo out of a loss: the entry's logged time, as a rebuild reads it (record.stopped_at).
         live.finished_at_ms = None if live.state.status == IN_PROGRESS else ts_ms
-        fields: dict[str, Any] = {"status": live.state.status}  # Any: JSON
+        fields: dict[str, Any] = {**(more or {}), "status": live.state.status}  # Any: JSON
         if engine.undo_assisted(live.state):
             fields["assisted"] = 1
         key = meta_key(live.game_id)

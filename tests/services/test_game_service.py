@@ -6,6 +6,7 @@ import pytest
 
 import engine
 from engine import intents as it
+from services.games.model import meta_key
 from services.games.service import NOT_YOUR_GAME, STALE_VERSION, GameService
 from services.store import EventStore
 from tests.support.play import IN_PLAY_WISH
@@ -159,6 +160,40 @@ async def test_a_move_before_any_look_logs_the_look_first(service, clock):
     assert [e.type for e in await service.store.read(game.id)] == ["game_created"]  # a refused move writes nothing
     assert (await service.submit(ALICE, game.id, "m1", 0, first_legal(service, game.id))).answer.accepted
     assert [e.type for e in await service.store.read(game.id)] == ["game_created", "game_shown", "pair_removed"]
+
+
+async def test_a_first_move_and_its_look_are_one_append_and_a_conflict_writes_neither(service, clock):
+    game = await new_wish(service)
+    appends = []
+    real_append, real_store_append = service.appender.append, service.store.append
+
+    async def counted(stream_id, expected, entries, *args, **kwargs):
+        appends.append([entry.type for entry in entries])
+        return await real_append(stream_id, expected, entries, *args, **kwargs)
+
+    async def not_alone(*args, **kwargs):
+        raise AssertionError("the look was appended on its own")
+
+    service.appender.append, service.store.append = counted, not_alone
+    clock.now += 500
+    assert (await service.submit(ALICE, game.id, "m1", 0, first_legal(service, game.id))).answer.accepted
+    assert appends == [["game_shown", "pair_removed"]]
+    live = service.live.get(game.id)
+    assert live.shown_at_ms == clock.now and live.stream_version == 3
+    assert await service.redis.hget(meta_key(game.id), "shown_at_ms") == str(clock.now).encode()
+    service.store.append = real_store_append
+    # Another process looks first: this one's move (look and all) conflicts, writes nothing, answers stale.
+    other = await new_wish(service, seed=9)
+    await GameService(service.store, service.redis).open_for(other.id, BOB)
+    assert service.live.get(other.id).shown_at_ms is None  # (this process has not seen that look)
+    answer = (await service.submit(ALICE, other.id, "m2", 0, first_legal(service, other.id))).answer
+    assert answer.code == "stale_version"
+    assert [e.type for e in await service.store.read(other.id)] == ["game_created", "game_shown"]
+    # A first move that ends the game writes its look's time with the status.
+    third = await new_wish(service, seed=10)
+    assert (await service.submit(ALICE, third.id, "m3", 0, it.ResignIntent())).answer.accepted
+    meta = await service.redis.hgetall(meta_key(third.id))
+    assert meta[b"status"] == b"abandoned" and meta[b"shown_at_ms"] == str(clock.now).encode()
 
 
 async def test_new_game_abandons_the_unfinished_one_and_lists_newest_first(service, clock):
