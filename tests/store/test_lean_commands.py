@@ -110,6 +110,7 @@ async def test_a_cluster_redirect_is_followed_by_redis_py(redis_cluster) -> None
     for tag in tags:
         await lifecycle_batch(lean, tag).execute()
         await check_written(client, tag)
+        assert await lean.getdel(keys(tag)[2]) == b"player 0"  # a redirected GETDEL ran nothing: redis-py sends it
     await link.aclose()
     await client.aclose()
 
@@ -172,17 +173,3 @@ async def test_a_getdel_whose_reply_is_lost_is_not_sent_again(embedded_redis) ->
     await client.aclose()
     await proxy.stop()
 
-
-async def test_a_redirected_getdel_is_sent_by_redis_py(redis_cluster) -> None:
-    client = await open_redis(redis_cluster.url)
-    link = LeanLink(client, reply_timeout=5)
-    lean = LeanCommands(client, link)
-    keys_ = [unique_id("tk") for _ in range(6)]
-    assert len({client.get_node_from_key(key).name for key in keys_}) > 1
-    wrong = client.get_node_from_key(keys_[0])
-    for key in keys_:
-        await client.set(key, key)
-    link.address_of = lambda node: (wrong.host, wrong.port)  # MOVED for the keys of other nodes: nothing ran
-    assert [await lean.getdel(key) for key in keys_] == [key.encode() for key in keys_]
-    await link.aclose()
-    await client.aclose()
