@@ -98,7 +98,7 @@ class ArenaPlugin(InitPluginProtocol):
         secret = load_or_create_secret(settings.secret, settings.data_dir)
         never_log(secret)
         self.identity = Identity(secret, settings.token_ttl_seconds)
-        self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst)
+        self.budgets = PlayerBudgets(settings.rate_per_second, settings.rate_burst, settings.limit_games)
         self.pool_size, self.pool_timeout = settings.redis_pool_size, settings.redis_pool_timeout
         link = pubsub_link(settings.redis_url, settings.redis_pool_size, settings.redis_pool_timeout,
                            lean=settings.lean_redis)

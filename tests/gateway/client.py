@@ -82,6 +82,8 @@ class Socket:
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         frame = json.loads(self.conn.recv(timeout=timeout))
         self.raw = dict(frame)  # the frame as the server sent it (a delta's snapshot is added below)
+        if frame["type"] == "s2c.new_game":  # the socket moved to a new game: audited as that game's from here
+            self.game_id, self.shown = frame["summary"]["id"], None
         if frame.get("delta"):
             self.deltas += 1
             self.audit.check_delta(self.game_id, frame["delta"])
@@ -108,6 +110,18 @@ class Socket:
             frame = self.recv()
             if frame["type"] in ("s2c.accepted", "s2c.rejected") and frame["move_id"] == move_id:
                 return frame
+
+    def new_game(self, game: str, variant: dict[str, Any] | None = None, seed: int | None = None,
+                 request_id: str | None = None) -> dict[str, Any]:
+        """Ask for a new game over this socket (c2s.new_game); its s2c.new_game, or the s2c.error refusing it."""
+        frame = {"type": "c2s.new_game", "request_id": request_id or uuid.uuid4().hex, "game": game,
+                 "variant": variant, "seed": seed}
+        self.send(frame)
+        while True:
+            answer = self.recv()
+            if answer["type"] == "s2c.error" or (answer["type"] == "s2c.new_game"
+                                                  and answer["request_id"] == frame["request_id"]):
+                return answer
 
     def close(self) -> None:
         self.conn.close()

@@ -204,6 +204,9 @@ def test_the_race_socket_takes_a_ticket_once_and_never_a_token(guests):
     with connect(f"{url}?ticket={ticket}") as first:
         assert json.loads(first.recv(timeout=10))["role"] == "racer"
         assert refused(f"{url}?ticket={ticket}") == ("bad_ticket", 4401)  # one use: a copied ticket is dead
+        # A race's games are the race's: a racer's socket makes none of its own (c2s.new_game is the game socket's).
+        first.send(json.dumps({"type": "c2s.new_game", "request_id": "r", "game": "wish"}))
+        assert json.loads(first.recv(timeout=10))["code"] == "not_a_game"
     assert api(host, "POST", f"/api/races/{view['race_id']}/leave")[0] == 200
 
 

@@ -11,6 +11,9 @@ from typing import Any, TypeVar
 import msgspec
 
 from ..errors import ApiError
+from ..guards.json_numbers import whole_numbers
+
+__all__ = ["decode_body", "whole_numbers"]
 
 T = TypeVar("T")
 
@@ -36,16 +39,3 @@ def _with_whole_numbers(body: bytes, command_type: Any) -> Any:  # Any: any requ
         return msgspec.convert(whole_numbers(msgspec.json.decode(body)), command_type)
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
         return None
-
-
-def whole_numbers(value: Any) -> Any:  # Any: any value, as its caller has it
-    """JSON has one number type: by JSON Schema's rule (the API's schema is one) a number with no fraction,
-    7.0, is the integer 7. Integral floats become ints, inside dicts and lists too; any other value is kept as
-    it is (a fraction stays a float, for the command's own check to refuse)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {key: whole_numbers(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [whole_numbers(item) for item in value]
-    return value

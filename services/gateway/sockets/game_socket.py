@@ -1,6 +1,8 @@
 """The game socket: parse, rate-limit, hand moves to the service, fan updates out. It decides no rule.
 
-One connection watches one game. The owner plays; anyone else authenticated watches read-only.
+One connection watches one game at a time. The owner plays; anyone else authenticated watches read-only.
+A `c2s.new_game` makes the socket's player a new game and moves the socket to it (the player's next game
+costs no HTTP request, ticket or handshake); from its `s2c.new_game` on, nothing of the game before is sent.
 An update is encoded once per version and the same bytes go to every socket of the game: sockets
 of this process get it directly, other gateway processes over Redis pub/sub (see fanout.py). It is
 a change against the version before (services/games/view_delta.py): every socket of the game showed
@@ -12,8 +14,11 @@ from __future__ import annotations
 
 from litestar import WebSocket
 
-from ...games.service import GameService, MoveResult, Refusal
-from ...metrics import observe_move, redis_error, socket_shown
+from engine import RuleError
+
+from ...games.service import GameService, GameSummary, MoveResult, Refusal
+from ...metrics import observe_move, redis_error, socket_closed, socket_shown
+from ...runtime.logging import bind_ids
 from ...runtime.settings import Settings
 from ...store.keys import updates_channel as channel_of
 from ..links.fanout import Fanout
@@ -22,13 +27,18 @@ from .messages import (
     AcceptedS2C,
     ErrorS2C,
     MoveC2S,
+    NewGameC2S,
+    NewGameS2C,
     RejectedS2C,
     SnapshotS2C,
     UpdateS2C,
     encode_once,
     encode_s2c,
 )
+from ..guards.json_numbers import whole_numbers
+from ..guards.limits import UNIT_WORDS
 from ..guards.overload import UNAVAILABLE_ERRORS, warnings
+from ..guards.rate_limit import TokenBucket
 from .pushes import VersionedPushes
 from .raw_send import frame_of, text_sender
 from .frame_admission import FrameAdmission
@@ -82,6 +92,8 @@ class GameSocket(VersionedPushes):
         self.game_id = game_id
         self.viewer_id = viewer_id
         self.admission = FrameAdmission(settings, self.send)
+        self.games_bucket: TokenBucket | None = None  # the player's new games (player_budget.py); None: no limit
+        self.made: tuple[str, str] | None = None  # the last c2s.new_game's request id and the game it made
 
     async def send(self, frame: bytes) -> None:
         await self.send_text(frame)  # the ASGI event itself, past the per-message wrappers (raw_send.py)
@@ -125,12 +137,17 @@ class GameSocket(VersionedPushes):
         frame = await self.admission.admit(data)
         if frame is None:
             return  # refused (and told why) or a ping answered
-        try:  # a move or a sync: both need Redis
-            await (self.on_move(frame) if isinstance(frame, MoveC2S) else self.send_snapshot())
+        try:  # a move, a new game or a sync: all need Redis
+            if isinstance(frame, MoveC2S):
+                await self.on_move(frame)
+            elif isinstance(frame, NewGameC2S):
+                await self.on_new_game(frame)
+            else:
+                await self.send_snapshot()
         except UNAVAILABLE_ERRORS as exc:
-            # Redis is away or busy: the socket lives on. A move may or may not be stored: the same move_id
-            # may be sent again safely.
-            await self.send_unavailable("a move or a sync", exc)
+            # Redis is away or busy: the socket lives on. A move or a new game may or may not be stored: the
+            # same move_id or request_id may be sent again safely.
+            await self.send_unavailable("a move, a new game or a sync", exc)
 
     async def send_unavailable(self, what: str, exc: BaseException) -> None:
         warnings.warn(what, exc)
@@ -154,3 +171,41 @@ class GameSocket(VersionedPushes):
         self.fanout.local.deliver(self.channel, snapshot.version, update, skip=self)
         self.sent_version = snapshot.version
         await self.send(accepted)  # one frame: the store has the move (durable), and here is the game now
+
+    async def on_new_game(self, frame: NewGameC2S) -> None:
+        """Make the player's new game (the service decides it, as for POST /api/games) and move here to it."""
+        if self.made is not None and self.made[0] == frame.request_id:  # sent again: the game it made, as it is
+            summary = await self.service.summary(self.made[1])
+            if summary is not None:
+                await self.show_new_game(frame.request_id, summary)
+            return
+        if self.games_bucket is not None and not self.games_bucket.take():
+            count, unit = self.settings.limit_games or (0, "minute")
+            await self.send(encode_s2c(ErrorS2C(
+                "rate_limited", f"too many new games (at most {count} {UNIT_WORDS[unit]}); try again in a while")))
+            return
+        created = await self.service.create_game(self.viewer_id, frame.game, whole_numbers(frame.variant), frame.seed)
+        if isinstance(created, RuleError):  # a game or variant the engine refuses: this socket stays where it was
+            await self.send(encode_s2c(ErrorS2C(created.code, created.message)))
+            return
+        self.made = (frame.request_id, created.id)
+        await self.show_new_game(frame.request_id, created)
+
+    async def show_new_game(self, request_id: str, summary: GameSummary) -> None:
+        if summary.id != self.game_id:  # leave the game before: its updates stop here, queued ones too
+            self.fanout.unwatch(self.channel, self)
+            if self.outbox is not None:
+                self.outbox.clear()
+            self.sent_version = -1
+            self.game_id, self.channel = summary.id, channel_of(summary.id)
+            bind_ids(game_id=summary.id)
+            self.fanout.watch(self.channel, self)  # before the snapshot, as in run()
+        await self.fanout.ready(self.channel)
+        opened = await self.service.open_for(self.game_id, self.viewer_id)
+        if not isinstance(opened, tuple):  # the player's own new game is always theirs to open
+            raise RuntimeError(f"a new game {self.game_id} could not be opened by its player: {opened!r}")
+        snapshot, _ = opened
+        socket_closed(self)  # counted again under its new role
+        socket_shown(self, "player")
+        self.sent_version = max(self.sent_version, snapshot.version)
+        await self.send(encode_s2c(NewGameS2C(request_id, summary, "player", snapshot)))

@@ -14,7 +14,7 @@ from msgspec import Meta, Struct
 
 from engine import AnyIntent
 
-from ...games.model import Snapshot
+from ...games.model import GameSummary, Snapshot
 from ...games.view_delta import SnapshotDelta
 
 MoveId = Annotated[str, Meta(min_length=1, max_length=64)]
@@ -44,7 +44,19 @@ class PingC2S(C2S, tag="c2s.ping", frozen=True):
     pass
 
 
-AnyC2S = Union[MoveC2S, SyncC2S, PingC2S]
+class NewGameC2S(C2S, tag="c2s.new_game", frozen=True):
+    """A new casual game (a practice game on a named `seed`) for this socket's player, as POST /api/games
+    makes, and this socket moves to it: no HTTP request, ticket or handshake for a player's next game.
+    `request_id` is the client's, as a move's id: the same one sent again on this socket makes no second
+    game (a double click, a retry after `unavailable`)."""
+
+    request_id: MoveId
+    game: Annotated[str, Meta(min_length=1, max_length=64)]
+    variant: dict[str, Any] | None = None  # Any: a variant's JSON values (the engine checks them); None: the default
+    seed: int | None = None  # None: the server picks the deal
+
+
+AnyC2S = Union[MoveC2S, SyncC2S, PingC2S, NewGameC2S]
 
 
 class S2C(Struct, frozen=True, tag_field="type"):
@@ -56,6 +68,16 @@ class SnapshotS2C(S2C, tag="s2c.snapshot", frozen=True):
 
     role: str  # player | spectator
     snapshot: Snapshot  # the game service's, as it is: version, view, time, and the deal once ended
+
+
+class NewGameS2C(S2C, tag="s2c.new_game", frozen=True):
+    """The game a c2s.new_game made: its summary (what POST /api/games answers, without a ticket) and its
+    first snapshot. From this frame on the socket shows this game only; nothing more of the one before."""
+
+    request_id: str
+    summary: GameSummary
+    role: str  # player: a socket's own new game is always its player's
+    snapshot: Snapshot
 
 
 class UpdateS2C(S2C, tag="s2c.update", frozen=True, omit_defaults=True):
@@ -104,7 +126,7 @@ class BoardS2C(S2C, tag="s2c.board", frozen=True):
     counts: Any  # Any: a board's counts as the tournaments encode them (JSON)
 
 
-AnyS2C = Union[SnapshotS2C, UpdateS2C, AcceptedS2C, RejectedS2C, ErrorS2C, PongS2C, BoardS2C]
+AnyS2C = Union[SnapshotS2C, NewGameS2C, UpdateS2C, AcceptedS2C, RejectedS2C, ErrorS2C, PongS2C, BoardS2C]
 
 _decoder = msgspec.json.Decoder(AnyC2S)
 _encoder = msgspec.json.Encoder()

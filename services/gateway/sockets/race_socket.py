@@ -29,7 +29,7 @@ from ...store.keys import race_channel, racer_channel
 from ..guards.auth import socket_player
 from ..links.fanout import Fanout
 from .frame_admission import FrameAdmission
-from .messages import CLOSE_NOT_FOUND, ErrorS2C, MoveC2S, encode_s2c
+from .messages import CLOSE_NOT_FOUND, ErrorS2C, MoveC2S, NewGameC2S, encode_s2c
 from ..guards.overload import UNAVAILABLE_ERRORS, warnings
 from .player_budget import PlayerBudgets
 from .pushes import VersionedPushes
@@ -158,6 +158,8 @@ class RaceSocket:
             return  # refused (and told why) or a ping answered
         if isinstance(frame, MoveC2S):
             await self.send(encode_s2c(ErrorS2C("not_a_game", "a race socket takes no moves: play on /ws/games/{id}")))
+        elif isinstance(frame, NewGameC2S):  # a race's games are the race's to make
+            await self.send(encode_s2c(ErrorS2C("not_a_game", "a race socket makes no games: ask on /ws/games/{id}")))
         else:  # c2s.sync: the race as it is now
             try:
                 await self.sync()

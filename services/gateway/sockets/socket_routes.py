@@ -35,6 +35,7 @@ async def game_socket(socket: WebSocket, game_id: FromPath[str], state: State) -
     game = GameSocket(socket, service, fanout, settings, game_id, viewer_id)
     with budgets.hold(viewer_id) as bucket:
         game.admission.bucket = bucket  # one frame budget per player, shared by all of their sockets
+        game.games_bucket = budgets.games_of(viewer_id)  # and one of new games (c2s.new_game)
         try:
             await game.run()
         finally:
