@@ -29,6 +29,34 @@ def test_shuffle_v1_vector_never_changes():
     assert shuffled(range(10), "patience-arena/deal/v1/test//0") == (3, 8, 1, 2, 6, 0, 5, 9, 7, 4)
 
 
+def _v1_as_written(items, key: str) -> tuple:
+    """engine/shuffle.py's algorithm exactly as its docstring states it: SHA-256(key || counter) per block,
+    read as 64-bit big-endian integers one at a time, Fisher-Yates from the end with rejection."""
+    import hashlib
+
+    stream, counter = [], 0
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        k = i + 1
+        while True:
+            if not stream:
+                digest = hashlib.sha256(key.encode() + counter.to_bytes(8, "big")).digest()
+                stream, counter = [int.from_bytes(digest[n:n + 8], "big") for n in range(0, 32, 8)], counter + 1
+            x = stream.pop(0)
+            if x < 2**64 - (2**64 % k):
+                break
+        j = x % k
+        out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def test_the_shuffle_is_the_algorithm_its_docstring_states():
+    for size in (0, 1, 2, 3, 10, 32, 52, 98, 104):
+        for n in range(60):
+            key = f"patience-arena/deal/v1/test/size={size}/{n}"
+            assert shuffled(range(size), key) == _v1_as_written(range(size), key), (size, n)
+
+
 def test_unknown_game_bad_variant_bad_seed_are_clear_errors():
     err = engine.initial_state("chess", None, 1)
     assert isinstance(err, RuleError) and "unknown game 'chess'" in err.message
