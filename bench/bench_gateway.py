@@ -4,7 +4,7 @@ Phases, each run on every server of the run in turn (loopback only):
 1. echo ceiling: N clients in a closed loop on /ws/echo (no work behind the socket);
 2. active players: N clients each playing random legal moves in a closed loop (create, move, repeat);
 3. lifecycles: N clients each playing whole Wish games (create, ticket, socket, moves, end) in a loop:
-   server CPU and Redis commands per game;
+   server CPU and Redis commands per game; then each next game asked for over the socket already open;
 4. connected players: M clients each moving about once a second: latency p50/p99 (first, the server's CPU with
    their sockets open and nothing sent: the share of a paced move's CPU that is only the sockets' being open);
 5. idle memory: server RSS growth per idle game socket at 1k (and 5k unless --quick).
@@ -292,15 +292,16 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
 
 def summary(figures: dict[str, dict], connected: int) -> None:
     print(f"   {'server':22s} | echo msgs/s | move msgs/s | ratio | us/move active | us/move paced | p99 {connected} | KB/socket"
-          " | ms/Wish game | cmds/game | frame B")
+          " | ms/Wish game | ms/next game | cmds/game | frame B")
     for label, f in figures.items():
         echo, _ = f["echo"]
         rate, us = f["active"]
         p99, us_1s = f.get("connected", (float("nan"), float("nan")))
         memory = f.get("memory", float("nan")) / 1024
-        game_us, commands = f.get("lifecycle", (float("nan"), float("nan")))
+        game_us, commands, next_us = f.get("lifecycle", (float("nan"),) * 3)
         print(f"   {label:22s} | {echo:11.0f} | {rate:11.0f} | {rate / echo:5.2f} | {us:14.0f} | {us_1s:13.0f} |"
-              f" {p99 * 1e3:5.1f} ms | {memory:9.1f} | {game_us / 1e3:12.2f} | {commands:9.1f} | {f.get('frame', 0):7.0f}",
+              f" {p99 * 1e3:5.1f} ms | {memory:9.1f} | {game_us / 1e3:12.2f} | {next_us / 1e3:12.2f} | {commands:9.1f} |"
+              f" {f.get('frame', 0):7.0f}",
               flush=True)
 
 

@@ -81,6 +81,25 @@ class Player:
         self.snapshot = decode(first)["snapshot"]
         self.version, self.view = self.snapshot["version"], self.snapshot["view"]
 
+    async def next_game(self) -> bool:
+        """The next game over the socket already open (c2s.new_game): no HTTP request, ticket or handshake.
+        False when the server does not know the frame (an older server: a `--against` baseline may be one)."""
+        self.games += 1
+        frame = {"type": "c2s.new_game", "request_id": f"{self.number}-{self.games}", "game": self.game,
+                 "variant": self.variant, "seed": self.number * 1_000 + self.games}
+        await self.ws.send(encode(frame))
+        while True:
+            answer = decode(await self.ws.recv())
+            if answer["type"] == "s2c.new_game":
+                break
+            if answer["type"] == "s2c.error":
+                if answer["code"] == "bad_frame":
+                    return False
+                raise RuntimeError(f"a new game over the socket was refused: {answer}")
+        self.game_id, self.snapshot = answer["summary"]["id"], answer["snapshot"]
+        self.version, self.view = self.snapshot["version"], self.snapshot["view"]
+        return True
+
     def deflate(self, frame: bytes | str) -> int:
         data = frame.encode() if isinstance(frame, str) else frame
         return len(self.deflater.compress(data) + self.deflater.flush(zlib.Z_SYNC_FLUSH)) - 4  # (less the tail)
