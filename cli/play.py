@@ -1,9 +1,10 @@
-"""`arena play`: play one game in the terminal against a running server, over its websocket.
+"""`arena play`: play games in the terminal against a running server, over its websocket.
 
 HTTP (cli/play_api.py) reads the server's catalogue (which games it has, their titles and named
 presets), gets a guest token and creates the game; then this module keeps one socket
 open: it shows every snapshot and update (cli/play_render.py), reads a choice from stdin
-(cli/play_commands.py) and sends it as c2s.move. The server's engine decides every rule; this
+(cli/play_commands.py) and sends it as c2s.move. A next game (`new`, or `--games N`) is asked for over
+the same socket (c2s.new_game): no HTTP request or new socket. The server's engine decides every rule; this
 client only shows what it answers. A dropped socket is reopened and the client sends c2s.sync
 with the last version it saw; a move in flight is sent again with the same move_id, which the
 server answers once, never playing it twice.
@@ -45,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="list the server's games and their presets, then exit")
     parser.add_argument("--seed", type=int, help="deal this seed (the server picks one if absent)")
     parser.add_argument("--resume", metavar="GAME_ID", help="reopen an existing game instead of creating one")
+    parser.add_argument("--games", type=int, default=1, metavar="N", help="play N games in a row (default 1): each "
+                        "next one of the same game and variant, on a deal the server picks, over the same socket")
     parser.add_argument("--auto", action="store_true", help="play random legal moves until the game ends")
     parser.add_argument("--delay", type=float, default=0.06, help="seconds between --auto moves (default 0.06)")
     parser.add_argument("--max-moves", type=int, default=500, help="--auto resigns after this many moves")
@@ -75,10 +78,13 @@ def run(args: argparse.Namespace) -> int:
             again = "" if server == DEFAULT_SERVER else f" --server {server}"
             print(f"Game {game_id}. Resume it later with: arena play{again} --resume {game_id}", file=out)
         assert api.token is not None
-        link_to = (lambda: api.socket_url(game_id), socket_address(server, game_id))  # a new ticket per connect
+        if args.games < 1:
+            raise PlayError(f"--games takes 1 or more, not {args.games}")
+        # The socket's address follows the game it shows (a next game moves it): a new ticket per connect.
+        link_to = (api.socket_url, lambda shown: socket_address(server, shown))
         title = games.get(game, {}).get("title")
-        session = PlaySession(link_to, game_id, args, out, _style(args, out), title,
-                              hinter=lambda version: api.hint(game_id, version))
+        session = PlaySession(link_to, game_id, args, out, _style(args, out), title, hinter=api.hint,
+                              next_game=(game, variant if not args.resume else summary["variant"]))
         return asyncio.run(session.run())
     except PlayError as exc:
         print(f"arena play: {exc}", file=sys.stderr)
@@ -121,24 +127,29 @@ class PlaySession:
 
     def __init__(
         self,
-        link_to: tuple[Callable[[], str], str],
+        link_to: tuple[Callable[[str], str], Callable[[str], str]],
         game_id: str,
         args: argparse.Namespace,
         out: TextIO,
         style: Style,
         title: str | None = None,
-        hinter: Callable[[int], dict[str, Any]] | None = None,  # Any: JSON
+        hinter: Callable[[str, int], dict[str, Any]] | None = None,  # Any: JSON
+        next_game: tuple[str, dict[str, Any] | None] | None = None,  # Any: a variant's JSON values
     ) -> None:
         self.game_id, self.args, self.out, self.style, self.title = game_id, args, out, style, title
-        self.hinter = hinter  # asks the server for a hint at a version (blocking HTTP: run in a thread)
+        self.hinter = hinter  # asks the server for a hint at a game's version (blocking HTTP: run in a thread)
+        self.next_game = next_game  # the game and variant `new` and --games ask for
+        self.games_left = max(1, getattr(args, "games", 1)) - 1
+        self.confirm_new = False  # `new` in an unfinished game was said once: the second one resigns it
         self.view: dict[str, Any] | None = None  # Any: JSON
         self.version = -1
         self.elapsed_ms: int | None = None
         self.seed: int | None = None
         self.role = "player"
         self.dirty = True  # the view changed since it was last drawn
-        url, where = link_to
-        self.link = GameLink(url, where, self.absorb, lambda: self.version, self.say, args.reconnect_seconds)
+        url_for, self.where_for = link_to
+        self.link = GameLink(lambda: url_for(self.game_id), self.where_for(game_id), self.absorb, lambda: self.version,
+                             self.say, args.reconnect_seconds)
         self.auto_moves = 0
         self.auto_refusals = 0
         self.lost_shown = False
@@ -176,6 +187,13 @@ class PlaySession:
             self.view, self.version, self.elapsed_ms = snapshot["view"], snapshot["version"], snapshot["elapsed_ms"]
             self.seed = snapshot["seed"]
             self.dirty = True
+        elif kind == "s2c.new_game":  # the socket moved to our next game: everything from here is that game's
+            snapshot = frame["snapshot"]
+            self.game_id, self.role = frame["summary"]["id"], frame["role"]
+            self.view, self.version, self.elapsed_ms = snapshot["view"], snapshot["version"], snapshot["elapsed_ms"]
+            self.seed = snapshot["seed"]
+            self.link.where = self.where_for(self.game_id)
+            self.dirty, self.lost_shown, self.confirm_new, self.auto_moves = True, False, False, 0
         elif kind == "s2c.error" and frame.get("code") in FATAL_CODES:
             raise PlayError(f"the server refused the game socket: {frame.get('message')}")
 
@@ -209,7 +227,7 @@ class PlaySession:
         can_undo = any(move["type"] == "undo" for move in self.shown["legal"])
         if status == "lost" and can_undo and not self.args.auto and self.role == "player":
             if not self.lost_shown:
-                self.say(self.result() + " Undo is still listed: take it, or quit.")
+                self.say(self.result() + " Undo is still listed: take it, start a new game (new), or quit.")
                 self.lost_shown = True
             return False
         self.say(self.result())
@@ -223,7 +241,12 @@ class PlaySession:
         while True:
             drew = self.draw()
             if self.finished():
-                return 0
+                if self.games_left == 0:
+                    return 0
+                self.games_left -= 1
+                if not await self.new_game():
+                    return 1
+                continue
             if self.args.auto:
                 if self.role != "player":
                     raise PlayError("--auto plays only your own games; this one you can only watch")
@@ -253,6 +276,13 @@ class PlaySession:
                 if command.action == "hint":
                     await self.hint()
                     continue
+                if command.action == "new":
+                    if self.shown["status"] == "in_progress" and self.role == "player" and not self.confirm_new:
+                        self.confirm_new = True
+                        self.say("  A new game resigns this one. Type new again to start it.")
+                    else:
+                        await self.new_game()
+                    continue
                 if command.error:
                     self.say(f"  {command.error}")
                     continue
@@ -274,7 +304,7 @@ class PlaySession:
             self.say("  You are watching this game; only its player can ask for a hint.")
             return
         try:
-            answer = await asyncio.to_thread(self.hinter, self.version)
+            answer = await asyncio.to_thread(self.hinter, self.game_id, self.version)
         except PlayError as exc:
             self.say(f"  No hint: {exc}")
             return
@@ -289,6 +319,33 @@ class PlaySession:
             self.say(f"  Hint: {move_text(move, self.shown, self.style)}{number}")
         if answer["assisted"]:
             self.say("  This game is marked assisted.")
+
+    async def new_game(self) -> bool:
+        """The next game over this socket (c2s.new_game); False when the server refused it (said why)."""
+        if self.next_game is None:
+            self.say("  No game to start from here.")
+            return False
+        game, variant = self.next_game
+        frame = {"type": "c2s.new_game", "request_id": uuid.uuid4().hex[:16], "game": game, "variant": variant}
+        await self.link.send(frame)
+        sent_on = self.link.generation
+        while True:
+            answer = await self.link.frame(ANSWER_TIMEOUT)
+            if answer is None:
+                self.say("No answer from the server; reopening the socket.")
+                await self.link.drop()
+                continue
+            if self.link.generation != sent_on:  # a new socket: ask there (it knows no request of the old one)
+                await self.link.send(frame)
+                sent_on = self.link.generation
+            if answer.get("type") == "s2c.new_game" and answer.get("request_id") == frame["request_id"]:
+                game_id = answer["summary"]["id"]
+                again = "" if self.args.server in (None, DEFAULT_SERVER) else f" --server {self.args.server}"
+                self.say(f"Game {game_id}. Resume it later with: arena play{again} --resume {game_id}")
+                return True
+            if answer.get("type") == "s2c.error":
+                self.say(f"  No new game ({answer.get('code')}): {answer.get('message')}")
+                return False
 
     def auto_move(self) -> dict[str, Any]:  # Any: JSON
         # Undo and resign are listed too: picked at random, resign would end the game at once.

@@ -21,6 +21,7 @@ Commands:
   undo | resign        take back the last move (where the game has undo), give the game up
   finish               play the rest in one go, once it needs no choice (each move logged)
   hint                 the next move of a winning line (practice games only: the game is then assisted)
+  new                  a new game of the same game and variant, on this connection (one in play is resigned)
   show                 draw the board again (an empty line does too)
   help                 this text
   quit                 leave; the game stays on the server (arena play --resume GAME_ID)"""
@@ -30,11 +31,12 @@ QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "h", "?")
 SHOW_WORDS = ("show", "look", "")
 HINT_WORDS = ("hint",)
+NEW_WORDS = ("new",)
 MAX_DIGITS = 9  # more than any pile, card id or list position; longer numbers are typing errors
 
 
 class Command(Struct, frozen=True):
-    """One parsed line: `move` to send, or an `action` (quit, help, show, hint), or an `error` to print."""
+    """One parsed line: `move` to send, or an `action` (quit, help, show, hint, new), or an `error` to print."""
 
     move: dict[str, Any] | None = None  # Any: JSON
     action: str | None = None
@@ -76,6 +78,8 @@ def parse_line(line: str, legal: list[dict[str, Any]] | tuple[dict[str, Any], ..
         return Command(action="show")
     if head in HINT_WORDS and not args:
         return Command(action="hint")
+    if head in NEW_WORDS and not args:
+        return Command(action="new")
     number = _number(head)
     if number is not None and not args:
         if not 1 <= number <= len(legal):

@@ -282,3 +282,28 @@ def test_hint_in_a_practice_game_and_none_in_a_casual_one(server, token_file):
     assert "No hint: the server refused (403 hints_practice_only)" in casual.stdout
     summary = game_summary(server.url, token_file, GAME_ID.search(casual.stdout).group(1))
     assert summary["assisted"] is False and summary["kind"] == "casual"
+
+
+def test_games_in_a_row_come_over_the_same_socket(server, token_file):
+    """--games 3: each next game is asked for over the open socket (c2s.new_game) once one ends."""
+    done = play(server.url, token_file, "--game", "wish", "--auto", "--delay", "0", "--games", "3")
+    assert done.returncode == 0, done.stderr
+    results = RESULT.findall(done.stdout)
+    game_ids = GAME_ID.findall(done.stdout)
+    assert len(results) == 3 and len(set(game_ids)) == 3, done.stdout[-800:]
+    for game_id, (status, moves) in zip(game_ids, results):
+        summary = game_summary(server.url, token_file, game_id)
+        assert summary["status"] == status and summary["moves"] == int(moves) and summary["game"] == "wish"
+    assert "cannot open" not in done.stdout + done.stderr
+
+
+def test_new_asks_first_in_a_game_in_play_then_moves_the_session_to_a_new_game(server, token_file):
+    # Spider's deals are never over as dealt: the prompt comes for both games.
+    done = play(server.url, token_file, "--game", "spider", "--seed", "3", stdin="new\nnew\n1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "A new game resigns this one. Type new again to start it." in done.stdout
+    first, second = GAME_ID.findall(done.stdout)
+    assert game_summary(server.url, token_file, first)["status"] == "abandoned"
+    summary = game_summary(server.url, token_file, second)
+    assert summary["kind"] == "casual" and summary["version"] == 1 and summary["game"] == "spider"
+    assert summary["variant"] == game_summary(server.url, token_file, first)["variant"]
