@@ -6,6 +6,8 @@ same rank and suit in a two-deck game are still different cards in a log or a re
 
 from __future__ import annotations
 
+from functools import cache
+
 from msgspec import Struct
 
 SPADES, HEARTS, DIAMONDS, CLUBS = "spades", "hearts", "diamonds", "clubs"
@@ -42,6 +44,7 @@ class Card(Struct, frozen=True, array_like=False, gc=False):
         return f"{RANK_NAMES.get(self.rank, str(self.rank))} of {self.suit}"
 
 
+@cache  # a handful of decks, each built once: cards and their tuple are immutable, so every deal shares them
 def build_deck(suits: tuple[str, ...], ranks: tuple[int, ...], copies: int = 1) -> tuple[Card, ...]:
     """Cards in deck order: for each copy, for each suit, each rank ascending. Ids follow that order."""
     cards: list[Card] = []

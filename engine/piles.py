@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from msgspec import Struct
 
 from .cards import Card
@@ -56,12 +58,15 @@ def deal_rows(cards: tuple[Card, ...], sizes: tuple[int, ...]) -> list[list[Card
     cards are taken from the front of `cards`. Every game's documented deal goes through here.
     """
     piles: list[list[Card]] = [[] for _ in sizes]
-    it = iter(cards)
-    for layer in range(max(sizes, default=0)):
-        for index, size in enumerate(sizes):
-            if layer < size:
-                piles[index].append(next(it))
+    for card, index in zip(cards, _dealing_order(sizes)):
+        piles[index].append(card)
     return piles
+
+
+@cache  # a game has a few pile layouts; every deal of one goes round its piles in the same order
+def _dealing_order(sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """The pile each card in turn goes to (see deal_rows)."""
+    return tuple(index for layer in range(max(sizes, default=0)) for index, size in enumerate(sizes) if layer < size)
 
 
 def replace(piles: tuple[Pile, ...], changes: dict[int, Pile]) -> tuple[Pile, ...]:
