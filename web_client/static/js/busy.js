@@ -6,6 +6,7 @@
 
 import { ApiError } from "./api.js";
 import { sentence } from "./notice.js";
+import { LinkRefusal } from "./socket.js";
 
 const inFlight = new Set(); // selectors of the buttons whose request is out
 
@@ -71,9 +72,10 @@ export function markBusy(root) {
 /** A CSS attribute selector for `value` (challenge keys hold "/", "=" and ","). */
 export const attr = (name, value) => `[${name}="${CSS.escape(String(value))}"]`;
 
-/** The toast after a start failed: what did not start, and the server's reason (or that it was out of reach). */
+/** The toast after a start failed: what did not start, and the server's reason (over HTTP or the socket),
+ * or that it was out of reach. */
 export function failedText(what, error) {
-  const why = error instanceof ApiError ? sentence(error.message)
+  const why = error instanceof ApiError || error instanceof LinkRefusal ? sentence(error.message)
     : error instanceof TypeError ? "The server could not be reached; try again." : sentence(String(error));
   return `${what}: ${why}`;
 }
