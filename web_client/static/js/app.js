@@ -7,7 +7,7 @@ import { createGame, identity, myGames } from "./api.js";
 import { failedText, whileBusy } from "./busy.js";
 import { installCardSprite } from "./cards.js";
 import { mountDailyHub } from "./daily.js";
-import { defaultPreset, gameInfo, loadCatalog, presetTitle } from "./games.js";
+import { defaultPreset, gameInfo, loadCatalog, presetTitle, withoutDefaults } from "./games.js";
 import { escapeHtml } from "./html.js";
 import { toast } from "./notice.js";
 import { openPlayPage } from "./play.js";
@@ -29,12 +29,11 @@ export function setConnection(status) {
 }
 
 /** Start a new game and open it; keeps the chosen variant without null ("default") fields. A new game
- * resigns an unfinished casual or practice one: the player is asked first, and may stay with it.
- * True when the page is leaving for the new game. */
-export async function startGame(gameId, variant, seed = null) {
-  if (!(await confirmAbandon(`a new game of ${gameInfo(gameId).title}`))) return false;
-  const clean = Object.fromEntries(Object.entries(variant ?? {}).filter(([, v]) => v !== null));
-  const summary = await createGame(gameId, clean, seed);
+ * resigns an unfinished casual or practice one: the player is asked first (unless `asked`: the caller
+ * did), and may stay with it. True when the page is leaving for the new game. */
+export async function startGame(gameId, variant, seed = null, { asked = false } = {}) {
+  if (!asked && !(await confirmAbandon(`a new game of ${gameInfo(gameId).title}`))) return false;
+  const summary = await createGame(gameId, withoutDefaults(variant), seed);
   location.hash = `#/play/${summary.id}`;
   return true;
 }

@@ -27,6 +27,10 @@ export function loadCatalog() {
 export const gameInfo = (id) => byId.get(id)
   ?? { id, title: id, blurb: "", presets: [], default_variant: {}, actions: [], has_undo: false };
 
+/** A variant as a new game is asked for with it: without its null ("the default") fields. */
+export const withoutDefaults = (variant) =>
+  Object.fromEntries(Object.entries(variant ?? {}).filter(([, v]) => v !== null));
+
 /** The index of the preset a menu selects first: the game's default variant. */
 export function defaultPreset(game) {
   const same = (variant) => JSON.stringify(variant) === JSON.stringify(game.default_variant);

@@ -6,7 +6,7 @@ import { ApiError, getGame, identity, playAgain, socketUrl } from "./api.js";
 import { failedText } from "./busy.js";
 import { renderDeal } from "./deal.js";
 import { glide, refuse, soundFor } from "./feedback.js";
-import { gameInfo, loadCatalog } from "./games.js";
+import { gameInfo, loadCatalog, withoutDefaults } from "./games.js";
 import { mountGhost } from "./ghost.js";
 import { HINT_BUTTON, HINT_LINE, HINT_PARTS, hintsOffered, renderHint, requestHint } from "./hint.js";
 import { escapeHtml } from "./html.js";
@@ -119,20 +119,73 @@ function showEndDialog(state) {
   if (!dialog.open) dialog.showModal();
 }
 
+// A next game made over the open socket (c2s.new_game), waiting for its page: the summary, the
+// s2c.new_game frame (its first snapshot) and the socket itself, moved to it. The page opens with them:
+// no GET of the summary, no new socket. One at a time; one no page took soon is closed.
+const HANDOVER_WAIT_MS = 10000;
+let handover = null; // {gameId, summary, first, socket, timer}
+
+function handOver(answer) {
+  const { socket, ...first } = answer;
+  dropHandover();
+  const timer = setTimeout(dropHandover, HANDOVER_WAIT_MS);
+  handover = { gameId: answer.summary.id, summary: answer.summary, first, socket, timer };
+}
+
+function dropHandover() {
+  if (!handover) return;
+  clearTimeout(handover.timer);
+  handover.socket.close();
+  handover = null;
+}
+
+/** The handover for this game, taken (then this page holds its socket); another game's is closed. */
+function takeHandover(gameId) {
+  if (handover?.gameId !== gameId) {
+    dropHandover();
+    return null;
+  }
+  const taken = handover;
+  clearTimeout(taken.timer);
+  handover = null;
+  return taken;
+}
+
+/** The next game over the open socket, and the page goes to it: true when the page is leaving. False when
+ * the game must go over HTTP (no open socket, no answer, the store away); the server's refusal is thrown. */
+async function nextGameOverSocket(link, game, variant) {
+  let answer;
+  try {
+    answer = await link.newGame({ game, variant: withoutDefaults(variant), seed: null });
+  } catch (error) {
+    if (error.overHttp) return false;
+    if (error.code === "left") return true; // the page went elsewhere meanwhile: nothing more to start
+    throw error;
+  }
+  handOver(answer);
+  location.hash = `#/play/${answer.summary.id}`;
+  return true;
+}
+
 export async function openPlayPage(app, gameId, { toast, setConnection, startGame, current }) {
+  const handed = takeHandover(gameId); // before any wait: the socket is this page's from here on
   let summary;
   try {
     await identity();
-    summary = await getGame(gameId);
+    summary = handed?.summary ?? await getGame(gameId);
     await loadCatalog().catch(() => null); // without it the game shows by its id, with no extra buttons
   } catch (error) {
+    handed?.socket.close();
     if (!current()) return () => {};
     app.innerHTML = `<section class="panel"><h1>Game not found</h1><p class="reason"></p>
       <p><a href="#/">Back to the start page</a></p></section>`;
     app.querySelector(".reason").textContent = error instanceof ApiError ? error.message : String(error);
     return () => {};
   }
-  if (!current()) return () => {}; // the player went elsewhere while the game loaded
+  if (!current()) { // the player went elsewhere while the game loaded
+    handed?.socket.close();
+    return () => {};
+  }
   const game = gameInfo(summary.game);
   const parts = skeleton(app, game.title);
   howToPlay(app.querySelector(".play"), summary.game);
@@ -252,7 +305,12 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
     if (action === "again") {
       starting = true;
       try {
-        await startGame(summary.game, state.view?.variant ?? summary.variant);
+        // Asked before anything is sent; then over the open socket, else (or when it cannot tell) over HTTP.
+        if (!(await confirmAbandon(`a new game of ${game.title}`))) return;
+        const variant = state.view?.variant ?? summary.variant;
+        if (!(await nextGameOverSocket(link, summary.game, variant))) {
+          await startGame(summary.game, variant, null, { asked: true });
+        }
       } catch (error) {
         toast(failedText("The new game did not start", error), "error");
       } finally {
@@ -273,7 +331,8 @@ export async function openPlayPage(app, gameId, { toast, setConnection, startGam
   // Read-only handle for tests and the curious: the state the page renders.
   window.arena = { state, link };
   render();
-  link.open();
+  if (handed) link.adopt(handed.socket, handed.first);
+  else link.open();
   const leaveGhost = mountGhost(app, summary, state); // a ghost race: the ghost's panel (ghost.js)
 
   return () => {
