@@ -1,8 +1,9 @@
-"""The game service's projections of the logs: a meta hash per game and a game index per player.
+"""The game service's projections of the logs: a meta hash per game, a game index per player and the
+player's games in play (in_play.py).
 
-Both are caches for queries ("is this game finished?", "my games, newest first"); the logs stay the
-truth. `rebuild_projections` recreates both from the logs alone: after a loss of these keys, or to
-check that what the running service wrote is what the logs say.
+All are caches for queries ("is this game finished?", "my games, newest first", "what does a new game
+abandon?"); the logs stay the truth. `rebuild_projections` recreates them from the logs alone: after a
+loss of these keys, or to check that what the running service wrote is what the logs say.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from engine import RuleError
 from engine import GameState
 
 from ..store import EventStore
-from ..store.keys import LOG_KEY_PATTERN, game_id_of_log_key, meta_key, player_games_key
+from ..store.keys import LOG_KEY_PATTERN, game_id_of_log_key, meta_key, player_games_key, player_in_play_key
+from .entries import CASUAL_KINDS
+from .in_play import KEPT, TTL_MS
 from .record import BadLog, GameLog, read_log, start_state, stopped_at
 
 META_PREFIX = meta_key("")[:-2]  # "arena:meta:"
@@ -77,6 +80,7 @@ async def rebuild_projections(store: EventStore, redis: Any) -> Rebuilt:  # Any:
 
     A player index is replaced whole, so an entry for a game that no longer has a log goes too."""
     indexes: dict[str, dict[str, int]] = {}
+    in_play: dict[str, dict[str, int]] = {}  # player -> their casual and practice games in play
     unreadable: dict[str, str] = {}
     rebuilt = 0
     async for key in redis.scan_iter(match=LOG_KEY_PATTERN, count=500):
@@ -94,6 +98,9 @@ async def rebuild_projections(store: EventStore, redis: Any) -> Rebuilt:  # Any:
         pipe.hset(meta_key(game_id), mapping=meta_of(log, state))
         await pipe.execute()
         indexes.setdefault(log.created.player_id, {})[game_id] = log.created.created_at_ms
+        playing = in_play.setdefault(log.created.player_id, {})
+        if log.created.kind in CASUAL_KINDS and state.status == engine.IN_PROGRESS:
+            playing[game_id] = log.created.created_at_ms
         rebuilt += 1
     # An archived game has no log: its pointer (the meta hash it keeps, services/archive/pointer.py) is
     # its record in Valkey, so it stays in its player's index.
@@ -108,6 +115,10 @@ async def rebuild_projections(store: EventStore, redis: Any) -> Rebuilt:  # Any:
         pipe = redis.pipeline(transaction=False)
         pipe.delete(player_games_key(player_id))
         pipe.zadd(player_games_key(player_id), games)
+        # Whole from the logs: marked kept (an archived game is ended, never in play).
+        pipe.delete(player_in_play_key(player_id))
+        pipe.zadd(player_in_play_key(player_id), {KEPT: 0, **in_play.get(player_id, {})})
+        pipe.pexpire(player_in_play_key(player_id), TTL_MS)
         await pipe.execute()
     return Rebuilt(rebuilt, unreadable)
 

@@ -34,6 +34,7 @@ from . import codec
 from .appender import Appender
 from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, GameShown, Kind
 from .hooks import AllResults, MoveHook, NoResults, ResultsHook, queue_ended, queue_opened  # noqa: F401  (AllResults re-exported)
+from .in_play import in_play_members, queue_in_play
 from .projections import queue_projections
 from .record import BadLog, GameLog, read_log, settled, start_state, stopped_at
 from .secrecy import DealSecrecy
@@ -58,6 +59,7 @@ from .model import (  # noqa: F401  (re-exported: the service's public shapes)
     player_games_key,
     stream_of,
 )
+from ..store.keys import player_in_play_key
 from ..redis.lean_commands import LeanCommands
 from ..store import EventStore, VersionConflict
 from .. import metrics
@@ -126,8 +128,9 @@ class GameService(Showing):
         state = engine.initial_state(game, variant, seed, practice_undo=kind in CASUAL_KINDS)
         if isinstance(state, RuleError):
             return state
+        gone: list[str] = []  # games the in-play index still listed, found not in play: taken out below
         if kind in CASUAL_KINDS:
-            await self._abandon_unfinished(player_id)
+            gone = await self._abandon_unfinished(player_id)
         reserved = game_id is not None
         if game_id is None:
             game_id = secrets.token_hex(8)
@@ -157,6 +160,9 @@ class GameService(Showing):
         log = GameLog(created, None, (), 1)
         pipe = self.lean.pipeline()  # the meta hash, the player's index, the hooks' writes
         queue_projections(pipe, game_id, log, state)
+        queue_in_play(pipe, created, game_id, state.status, scanned=kind in CASUAL_KINDS)
+        if gone:
+            pipe.zrem(player_in_play_key(player_id), *gone)
         told = queue_opened(self.results, pipe, created, game_id, created.created_at_ms)
         await pipe.execute()
         for hook in told:
@@ -166,15 +172,22 @@ class GameService(Showing):
         self.live.put(live)
         return self._summary(live)
 
-    async def _abandon_unfinished(self, player_id: str) -> None:
+    async def _abandon_unfinished(self, player_id: str) -> list[str]:
         """A new casual or practice game abandons the player's unfinished casual or practice games;
-        daily attempts and race games are never abandoned by other games."""
-        latest = [_text(raw) for raw in await self.lean.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)]
+        daily attempts and race games are never abandoned by other games. The candidates are the player's
+        in-play index (in_play.py), or their recent games where it is not kept; each is checked against
+        its meta hash and its log before it is resigned. The answer: index entries found not in play."""
+        indexed = in_play_members(await self.lean.zrange(player_in_play_key(player_id), 0, -1))
+        if indexed is None:  # no index kept (the player's first new game since it was, or it lapsed)
+            latest = [_text(raw) for raw in await self.lean.zrevrange(player_games_key(player_id), 0, RECENT_GAMES - 1)]
+        else:
+            latest = indexed
         # A game this process holds over (won, abandoned, lost with no undo: the engine's is_over) stays so on
         # every process: its meta hash need not be read. Any other (in play, or lost with an undo) is read.
+        gone = [game_id for game_id in latest if self._final_here(game_id)]
         latest = [game_id for game_id in latest if not self._final_here(game_id)]
         if not latest:
-            return
+            return gone if indexed is not None else []
         # One round trip for all their meta hashes (each in its game's slot: no transaction), not one each:
         # a player with a history would otherwise wait for twenty before every new game.
         pipe = self.lean.pipeline()
@@ -182,11 +195,13 @@ class GameService(Showing):
             pipe.hmget(meta_key(game_id), ["kind", "status"])
         for game_id, (kind, status) in zip(latest, await pipe.execute()):
             if status is None or _text(status) != IN_PROGRESS or _text(kind or CASUAL) not in CASUAL_KINDS:
+                gone.append(game_id)
                 continue
             live = await self.refresh(game_id)  # fresh: another process may have moved it since
             if live is not None and live.state.status == IN_PROGRESS:
                 await self.submit(player_id, game_id, f"abandon-{secrets.token_hex(6)}", live.version,
                                   ResignIntent())
+        return gone if indexed is not None else []
 
     def _final_here(self, game_id: str) -> bool:
         live = self.live.get(game_id)
@@ -337,6 +352,7 @@ class GameService(Showing):
         pipe.hset(key, mapping=fields)
         if live.finished_at_ms is None:
             pipe.hdel(key, "finished_at_ms")
+        queue_in_play(pipe, live.created, live.game_id, live.state.status)
         ended = settled(live.state)
         told = queue_ended(self.results, pipe, live.created, live.game_id, live.state.status, ts_ms) if ended else []
         await pipe.execute()

@@ -77,6 +77,9 @@ class LeanCommands:
     async def zrevrange(self, key: str, start: int, end: int) -> list[bytes]:
         return await self.one("ZREVRANGE", key, start, end)
 
+    async def zrange(self, key: str, start: int, end: int) -> list[bytes]:
+        return await self.one("ZRANGE", key, start, end)
+
     async def script(self, script: Any, keys: list[str], args: list[Value]) -> Any:  # Any: redis-py's AsyncScript; its reply
         """A script registered with redis-py (its sha; `script(keys=, args=)` runs it) over the link; redis-py runs
         whatever the link cannot carry, loading the script first where the server lacks it. As every command
@@ -183,6 +186,9 @@ class LeanBatch:
 
     def zrem(self, key: str, *members: str) -> LeanBatch:
         return self._add("ZREM", key, *members)
+
+    def pexpire(self, key: str, ms: int) -> LeanBatch:
+        return self._add("PEXPIRE", key, ms)
 
     def hmget(self, key: str, fields: list[str]) -> LeanBatch:
         return self._add("HMGET", key, *fields)

@@ -37,6 +37,12 @@ def player_games_key(player_id: str) -> str:
     return f"{PREFIX}player:{{{player_id}}}:games"
 
 
+def player_in_play_key(player_id: str) -> str:
+    """Projection: a player's casual and practice games in play (sorted set by creation time; a new one
+    abandons them), with a mark that the index was kept whole (services/games/in_play.py). Rebuildable."""
+    return f"{PREFIX}player:{{{player_id}}}:in-play"
+
+
 def player_stats_key(player_id: str) -> str:
     """Projection: a player's statistics, folded (msgpack). Rebuildable from the logs (delete it)."""
     return f"{PREFIX}player:{{{player_id}}}:stats"

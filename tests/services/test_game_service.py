@@ -223,17 +223,22 @@ async def test_a_new_game_reads_the_players_history_in_one_round_trip(redis, clo
 
 
 async def test_games_this_process_saw_finished_need_no_meta_read(redis, clock):
-    """Won or abandoned is for good: a new game reads no meta hash for the player's games this process holds
-    finished; one it does not hold (another process's, or after a restart) is read."""
+    """Won or abandoned is for good: with no index of games in play to go by (lost, here), a new game reads
+    no meta hash for the player's games this process holds finished; one it does not hold (another
+    process's, or after a restart) is read."""
+    from services.store.keys import player_in_play_key
+
     trips = RoundTrips(redis)
     service = GameService(EventStore(redis, clock=clock), trips)
     player = "g_finished_here"
     game = await new_wish(service, seed=201, player=player)
     await service.submit(player, game.id, "resign-1", 0, it.ResignIntent())
+    await redis.delete(player_in_play_key(player))
     before = trips.count
     second = await new_wish(service, seed=202, player=player)
     held = trips.count - before
     await service.submit(player, second.id, "resign-2", 0, it.ResignIntent())
+    await redis.delete(player_in_play_key(player))
     elsewhere = GameService(EventStore(redis, clock=clock), trips)  # a fresh process: nothing held
     before = trips.count
     await new_wish(elsewhere, seed=203, player=player)
@@ -292,16 +297,17 @@ async def test_a_client_ahead_of_this_process_cache_is_not_called_stale(redis):
 
 
 async def _projections(redis, game_ids: list[str], players: list[str]) -> tuple[dict, dict]:
-    from services.store.keys import meta_key, player_games_key
+    from services.store.keys import meta_key, player_games_key, player_in_play_key
 
     metas = {g: await redis.hgetall(meta_key(g)) for g in game_ids}
     indexes = {p: await redis.zrange(player_games_key(p), 0, -1, withscores=True) for p in players}
-    return metas, indexes
+    in_play = {p: await redis.zrange(player_in_play_key(p), 0, -1, withscores=True) for p in players}
+    return metas, indexes, in_play
 
 
 async def test_projections_rebuilt_from_the_logs_alone_equal_what_the_service_wrote(service, redis, clock):
     from services.games.projections import rebuild_projections
-    from services.store.keys import meta_key, player_games_key
+    from services.store.keys import meta_key, player_games_key, player_in_play_key
 
     players = ["g_proj_a", "g_proj_b"]
     ids = []
@@ -320,7 +326,11 @@ async def test_projections_rebuilt_from_the_logs_alone_equal_what_the_service_wr
     before = await _projections(redis, ids, players)
     assert before[0][ids[0]][b"status"] == b"abandoned" and before[0][ids[3]][b"status"] in (b"won", b"lost")
     assert b"finished_at_ms" in before[0][ids[3]] and b"shown_at_ms" in before[0][ids[2]]
-    await redis.delete(*[meta_key(g) for g in ids], *[player_games_key(p) for p in players])
+    in_play = (ids[2].encode(), float(service.live.get(ids[2]).created.created_at_ms))
+    assert before[2][players[0]] == [(b"kept", 0.0), in_play]
+    assert before[2][players[1]] == [(b"kept", 0.0)]  # one abandoned, one played to its end
+    await redis.delete(*[meta_key(g) for g in ids], *[player_games_key(p) for p in players],
+                       *[player_in_play_key(p) for p in players])
     rebuilt = await rebuild_projections(service.store, redis)
     assert rebuilt.games >= len(ids)
     assert await _projections(redis, ids, players) == before
