@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError, RedisError
@@ -271,10 +271,10 @@ class EventStore:
         check_stream_id(stream_id)
         if not _is_count(from_version, minimum=1):
             raise ValueError(f"from_version must be an int in 1..2**53, not {from_version!r}")
-        # A cast: our clients answer bytes, and XRANGE entries always carry their fields (redis-py types both loosely).
-        entries = cast("list[tuple[bytes, dict[bytes, bytes]]]",
-                       await self.client.xrange(log_key(stream_id, self.namespace), f"0-{from_version}", "+"))
-        return [decode_event(fields[ENTRY_FIELD]) for _entry_id, fields in entries]
+        # Over the lean link (a whole game's log for the validator's re-check, a rebuild): RESP's [id, [field,
+        # value, ...]] per entry; redis-py, where it sends the read instead, answers (id, {field: value}).
+        entries = await self.lean.one("XRANGE", log_key(stream_id, self.namespace), f"0-{from_version}", "+")
+        return [decode_event(_entry_field(fields)) for _entry_id, fields in entries]
 
     async def version(self, stream_id: str) -> int:
         """The stream's current version: the number of events in it (0 for a missing stream)."""
@@ -289,6 +289,16 @@ class EventStore:
             raise ValueError("move_result needs a move id, not None")
         stored = await self.client.hget(moves_key(check_stream_id(stream_id), self.namespace), move_id)
         return None if stored is None else int(stored)
+
+
+def _entry_field(fields: Any) -> bytes:  # Any: a stream entry's fields as RESP or redis-py gives them
+    """The entry's event bytes, from its fields as a flat [field, value, ...] list or as a mapping."""
+    if isinstance(fields, dict):
+        return fields[ENTRY_FIELD]
+    for i in range(0, len(fields), 2):
+        if fields[i] == ENTRY_FIELD:
+            return fields[i + 1]
+    raise KeyError(ENTRY_FIELD)
 
 
 def _outcome(stream_id: str, expected: int, reply: list, ts_ms: int) -> AppendResult | VersionConflict:

@@ -21,6 +21,7 @@ from ..games.entries import GameCreated
 from ..runtime.logging import bound_ids
 from ..metrics import VALIDATOR_CHECKED
 from ..games.record import BadLog, read_log
+from ..redis.lean_commands import LeanCommands
 from ..store import EventStore
 from ..store.keys import dead_letters_key, submissions_key, validator_counts_key, verdicts_key
 from .review import ReviewRules, review_reasons
@@ -127,6 +128,10 @@ class ValidatorQueue:
         self.review, self.lines = review, lines  # the human-speed review (None: none)
         self.max_attempts = max_attempts
         self._write_once = redis.register_script(_WRITE_ONCE_LUA)
+        # A check's reads and writes (the verdict, its write-once script, the acknowledgement: each safe to
+        # send twice) over the store's lean link where it has one, through `redis` otherwise; a submission's
+        # XADD (not safe twice) and the blocking reads of the worker stay on redis-py.
+        self.lean = LeanCommands(redis, getattr(getattr(store, "lean", None), "link", None))
 
     async def ensure_group(self) -> None:
         try:
@@ -139,7 +144,7 @@ class ValidatorQueue:
         await self.redis.xadd(submissions_key(), {"s": _encoder.encode(submission)})
 
     async def verdict_of(self, game_id: str) -> StoredVerdict | None:
-        raw = await self.redis.hget(verdicts_key(), game_id)
+        raw = await self.lean.one("HGET", verdicts_key(), game_id)
         return None if raw is None else _stored.decode(raw)
 
     # Checking -----------------------------------------------------------------------------------
@@ -181,7 +186,7 @@ class ValidatorQueue:
             created, verdict = await self.judge(submission)
             candidate = StoredVerdict(verdict, now_ms, submission.submitted_at_ms)
             keys = [verdicts_key(), validator_counts_key()]
-            if await self._write_once(keys=keys, args=[submission.game_id, _encoder.encode(candidate), verdict.outcome]):
+            if await self.lean.script(self._write_once, keys, [submission.game_id, _encoder.encode(candidate), verdict.outcome]):
                 VALIDATOR_CHECKED.labels(verdict.outcome).inc()
                 log.info("validator: verdict %s (%s)", verdict.outcome, verdict.reason or "no reason given")
                 stored = candidate
@@ -192,7 +197,7 @@ class ValidatorQueue:
                 created = await self._created(submission.game_id)
             if created is not None:
                 await self.sink(created, stored.verdict)
-        await self.redis.xack(submissions_key(), GROUP, entry_id)
+        await self.lean.one("XACK", submissions_key(), GROUP, entry_id)
         return stored
 
     async def _created(self, game_id: str) -> GameCreated | None:
