@@ -255,11 +255,15 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
                     figures[server.label]["active"], figures[server.label]["echo"] = (rate, move_us), echo
                     figures[server.label]["frame"] = frame
         if args.lifecycles:
-            for server in all_servers:
+            async def lifecycle_phase(server: Server) -> None:
                 players = await start_players(server, clients[server.label], args.lifecycles, first=100_000)
                 figures[server.label]["lifecycle"] = await lifecycles(server, players, seconds, measure, show, cpu_us,
                                                                       figures[server.label]["echo"][1])
                 await asyncio.gather(*(player.ws.close() for player in players if player.ws is not None))
+
+            # With --together the whole games are paired too; a next game over the socket runs while a server
+            # without c2s.new_game is done, so read it against its own tree's whole game (the ratio printed).
+            await each(all_servers, lifecycle_phase)
         if args.connected:
             everyone = {}
             for s in all_servers:
