@@ -100,4 +100,4 @@ def test_a_stalled_redis_gets_503_and_unavailable_within_the_pool_wait_and_a_war
     assert synced["snapshot"]["version"] in (0, 1) and synced["role"] == "spectator"
     logged = [r.getMessage() for r in caplog.records if r.name == "arena.gateway" and r.levelname == "WARNING"]
     assert any("HTTP requests: ConnectionError: No connection available" in line for line in logged), logged
-    assert any("a move or a sync" in line for line in logged), logged
+    assert any("a move, a new game or a sync" in line for line in logged), logged
