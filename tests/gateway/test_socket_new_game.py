@@ -103,6 +103,8 @@ def test_a_refused_new_game_changes_nothing_and_the_socket_stays(alice, http, fr
     sock.send({"type": "c2s.new_game", "request_id": "r1", **frame})
     error = sock.recv_until("s2c.error")
     assert error["code"] == code, error
+    # The engine's refusal names the request it answers; a frame refused unread has no id to name.
+    assert error.get("request_id") == (None if code == "bad_frame" else "r1"), error
     assert [g["id"] for g in http.get("/api/games", headers=alice.headers).raise_for_status().json()] == [created["id"]]
     assert alice.summary(created["id"])["status"] == "in_progress"  # nothing resigned either
     accepted = sock.move(0, sock.shown["view"]["legal"][0])  # the socket still plays the game it had
@@ -125,7 +127,7 @@ def test_new_games_are_limited_per_player_across_their_sockets(redis_url, tmp_pa
         for sock in (first, second):
             refused = sock.new_game("wish", WISH)
             assert refused["type"] == "s2c.error" and refused["code"] == "rate_limited", refused
-            assert "at most 2 a minute" in refused["message"]
+            assert "at most 2 a minute" in refused["message"] and refused["request_id"]
         mine = http.get(f"{server.url}/api/games", headers=player.headers).raise_for_status().json()
         assert len(mine) == 3
         other = Client.guest(server.url, http, audit)

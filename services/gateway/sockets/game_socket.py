@@ -147,12 +147,13 @@ class GameSocket(VersionedPushes):
         except UNAVAILABLE_ERRORS as exc:
             # Redis is away or busy: the socket lives on. A move or a new game may or may not be stored: the
             # same move_id or request_id may be sent again safely.
-            await self.send_unavailable("a move, a new game or a sync", exc)
+            await self.send_unavailable("a move, a new game or a sync", exc,
+                                        frame.request_id if isinstance(frame, NewGameC2S) else None)
 
-    async def send_unavailable(self, what: str, exc: BaseException) -> None:
+    async def send_unavailable(self, what: str, exc: BaseException, request_id: str | None = None) -> None:
         warnings.warn(what, exc)
         redis_error("socket")
-        await self.send(encode_s2c(ErrorS2C("unavailable", f"the game store did not answer: {exc}")))
+        await self.send(encode_s2c(ErrorS2C("unavailable", f"the game store did not answer: {exc}", request_id)))
 
     async def on_move(self, frame: MoveC2S) -> None:
         result = await observe_move(self.service.submit(self.viewer_id, self.game_id, frame.move_id, frame.version, frame.move))
@@ -182,11 +183,12 @@ class GameSocket(VersionedPushes):
         if self.games_bucket is not None and not self.games_bucket.take():
             count, unit = self.settings.limit_games or (0, "minute")
             await self.send(encode_s2c(ErrorS2C(
-                "rate_limited", f"too many new games (at most {count} {UNIT_WORDS[unit]}); try again in a while")))
+                "rate_limited", f"too many new games (at most {count} {UNIT_WORDS[unit]}); try again in a while",
+                frame.request_id)))
             return
         created = await self.service.create_game(self.viewer_id, frame.game, whole_numbers(frame.variant), frame.seed)
         if isinstance(created, RuleError):  # a game or variant the engine refuses: this socket stays where it was
-            await self.send(encode_s2c(ErrorS2C(created.code, created.message)))
+            await self.send(encode_s2c(ErrorS2C(created.code, created.message, frame.request_id)))
             return
         self.made = (frame.request_id, created.id)
         await self.show_new_game(frame.request_id, created)

@@ -108,9 +108,10 @@ class RejectedS2C(S2C, tag="s2c.rejected", frozen=True):
     message: str
 
 
-class ErrorS2C(S2C, tag="s2c.error", frozen=True):
+class ErrorS2C(S2C, tag="s2c.error", frozen=True, omit_defaults=True):
     code: str
     message: str
+    request_id: str | None = None  # the c2s.new_game it refuses (frames refused before they are read carry none)
 
 
 class PongS2C(S2C, tag="s2c.pong", frozen=True):

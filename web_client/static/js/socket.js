@@ -59,8 +59,9 @@ const HANDLERS = {
     link.movedTo(msg);
   },
   "s2c.error"(link, msg) {
-    // An error names no frame: while a new game is asked for, it is taken as that request's answer.
-    if (link.asked) {
+    // A new game's refusal names its request; one refused unread names none: while a new game is asked
+    // for, that one is taken as its answer too.
+    if (link.asked && (msg.request_id == null || msg.request_id === link.asked.requestId)) {
       link.newGameRefused(msg);
       return;
     }
