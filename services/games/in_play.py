@@ -1,6 +1,6 @@
 """A player's casual and practice games in play: the projection a new casual game reads to abandon them.
 
-A new casual or practice game resigns the player's unfinished ones (DECISIONS.md). Without an index that
+A new casual or practice game resigns the player's unfinished ones (docs/rules/README.md, "Abandoned"). Without an index that
 meant reading the meta hash of each of their last twenty games at every new game, in play or not: a game
 lost with an undo left is not final, so it is read again and again. This sorted set holds just the games
 whose status is in play, written in the same round trips as the status itself (the creation's, the
