@@ -58,6 +58,14 @@ def wait_new_game(page, board: Board, left: str) -> str:
     return page.evaluate("window.arena.state.gameId")
 
 
+def assert_made_over_http(page, board: Board, traffic, mark: int, new: str) -> None:
+    """The page shows the new game `new`, made with POST /api/games since `mark`, and it plays."""
+    assert page.evaluate("location.hash") == f"#/play/{new}"
+    assert ("POST", "/api/games") in traffic.since(mark)
+    first_move(board)
+    assert board.version() == 1
+
+
 def first_move(board: Board) -> None:
     """A move on whatever deal the server picked: Spider's deal from the stock is there from the start
     (a random Wish may have no pair at all, lost at once)."""
@@ -120,12 +128,8 @@ def test_new_game_goes_over_http_when_the_socket_is_not_open(page, console_error
     mark = len(traffic.requests)
     left = page.evaluate("window.arena.state.gameId")
     board.end_dialog().get_by_role("button", name="New game").click()
-    new = wait_new_game(page, board, left)
-
-    assert page.evaluate("location.hash") == f"#/play/{new}"
-    assert ("POST", "/api/games") in traffic.since(mark) and traffic.new_games == []
-    first_move(board)
-    assert board.version() == 1
+    assert_made_over_http(page, board, traffic, mark, wait_new_game(page, board, left))
+    assert traffic.new_games == []
 
 
 def test_new_game_goes_over_http_when_the_socket_drops_before_the_answer(page):
@@ -145,13 +149,8 @@ def test_new_game_goes_over_http_when_the_socket_drops_before_the_answer(page):
     }""")
     mark = len(traffic.requests)
     left = end_with_new_game(page, board)
-    new = wait_new_game(page, board, left)
-
-    assert page.evaluate("location.hash") == f"#/play/{new}"
+    assert_made_over_http(page, board, traffic, mark, wait_new_game(page, board, left))
     assert page.evaluate("window.newGameAsked") is True, "the socket was asked first"
-    assert ("POST", "/api/games") in traffic.since(mark)
-    first_move(board)
-    assert board.version() == 1
 
 
 def test_a_refused_new_game_is_a_toast_and_the_page_stays(page):

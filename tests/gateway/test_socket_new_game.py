@@ -138,3 +138,18 @@ def test_new_games_are_limited_per_player_across_their_sockets(redis_url, tmp_pa
             sock.close()
     finally:
         server.stop()
+
+
+def test_the_same_request_after_its_game_is_gone_is_answered_not_left_waiting(alice, sync_redis_client):
+    """Its log deleted meanwhile (retention, an operator): the retry gets no_such_game naming the request."""
+    from services.store.keys import log_key
+
+    _, sock = opened(alice)
+    first = sock.new_game("wish", WISH, request_id="gone-1")
+    sync_redis_client.delete(log_key(first["summary"]["id"]))
+    answer = sock.new_game("wish", WISH, request_id="gone-1")
+    assert answer["type"] == "s2c.error" and answer["code"] == "no_such_game", answer
+    assert answer["request_id"] == "gone-1"
+    sock.send({"type": "c2s.ping"})
+    assert sock.recv()["type"] == "s2c.pong"  # the socket lives on
+    sock.close()

@@ -16,7 +16,7 @@ from litestar import WebSocket
 
 from engine import RuleError
 
-from ...games.service import GameService, GameSummary, MoveResult, Refusal
+from ...games.service import NO_SUCH_GAME, GameService, GameSummary, MoveResult, Refusal
 from ...metrics import observe_move, redis_error, socket_closed, socket_shown
 from ...runtime.logging import bind_ids
 from ...runtime.settings import Settings
@@ -177,8 +177,10 @@ class GameSocket(VersionedPushes):
         """Make the player's new game (the service decides it, as for POST /api/games) and move here to it."""
         if self.made is not None and self.made[0] == frame.request_id:  # sent again: the game it made, as it is
             summary = await self.service.summary(self.made[1])
-            if summary is not None:
-                await self.show_new_game(frame.request_id, summary)
+            if summary is None:  # (its log gone since: retention, say) answered, never left waiting
+                await self.send(encode_s2c(ErrorS2C(NO_SUCH_GAME, f"there is no game {self.made[1]!r}", frame.request_id)))
+                return
+            await self.show_new_game(frame.request_id, summary)
             return
         if self.games_bucket is not None and not self.games_bucket.take():
             count, unit = self.settings.limit_games or (0, "minute")
@@ -204,8 +206,10 @@ class GameSocket(VersionedPushes):
             self.fanout.watch(self.channel, self)  # before the snapshot, as in run()
         await self.fanout.ready(self.channel)
         opened = await self.service.open_for(self.game_id, self.viewer_id)
-        if not isinstance(opened, tuple):  # the player's own new game is always theirs to open
-            raise RuntimeError(f"a new game {self.game_id} could not be opened by its player: {opened!r}")
+        if not isinstance(opened, tuple):  # a player's own new game opens for them; answered all the same
+            refusal = opened or Refusal(NO_SUCH_GAME, f"there is no game {self.game_id!r}")
+            await self.send(encode_s2c(ErrorS2C(refusal.code, refusal.message, request_id)))
+            return
         snapshot, _ = opened
         socket_closed(self)  # counted again under its new role
         socket_shown(self, "player")
