@@ -25,7 +25,7 @@ def opened(client: Client, game: str = "wish", variant=None, seed: int | None = 
 
 def test_a_new_game_over_the_socket_is_the_players_casual_game_and_the_socket_plays_it(alice):
     before, sock = opened(alice, seed=None)
-    answer = sock.new_game("wish", WISH)
+    answer = sock.new_game("spider", {"suits": 1})  # a casual deal the server picks, with a move (Spider's)
     assert answer["type"] == "s2c.new_game" and answer["role"] == "player", answer
     summary, snapshot = answer["summary"], answer["snapshot"]
     assert summary["id"] != before["id"] and snapshot["game_id"] == summary["id"] == sock.game_id
@@ -60,7 +60,7 @@ def test_nothing_of_the_game_before_reaches_the_socket_after_it_moved(alice, bob
     bobs, bob_sock = opened(bob)
     watcher = alice.open(bobs["id"])
     assert watcher.recv()["role"] == "spectator"
-    answer = watcher.new_game("wish", WISH)
+    answer = watcher.new_game("spider", {"suits": 1}, seed=5)  # a deal with a move (a random Wish may have none)
     assert answer["role"] == "player" and answer["summary"]["player_id"] == alice.player_id
     mine = answer["summary"]["id"]
     view = bob_sock.shown["view"]
