@@ -13,6 +13,10 @@ const SILENCE_LIMIT_MS = 40000; // no frame at all for this long: the connection
 const RESEND_AFTER_MS = 5000; // an unanswered move is sent again (the server dedupes by move_id)
 const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]); // refused ticket or token, forbidden, no such game
 const NEW_GAME_WAIT_MS = 6000; // a c2s.new_game unanswered by then: given up, the caller goes over HTTP
+// After `unavailable` the game may have been made and the socket moved to it: the same request is sent
+// again on the same socket after each of these pauses (the server answers a repeat with the game the
+// first one made, or makes it now). Only when every repeat is unavailable too does the caller go over HTTP.
+const NEW_GAME_AGAIN_MS = [300, 1200];
 // A c2s.new_game's outcome the socket cannot tell: the caller may as well make the game over HTTP.
 const UNKNOWN_OUTCOMES = new Set(["unavailable", "closed", "timeout"]);
 
@@ -194,23 +198,32 @@ export class GameLink {
    * Ask for a new game over this socket (c2s.new_game: what POST /api/games makes). Resolves with the
    * s2c.new_game frame plus `socket`, the socket moved to the new game and handed over: this link is done
    * with it, and the new game's link `adopt`s it. Rejects with a LinkRefusal: the server's refusal, or,
-   * marked `overHttp`, no open socket, no answer in time, or the store away.
+   * marked `overHttp`, no open socket, no answer in time, or the store away (`unavailable` to the request
+   * and to each of its repeats).
    */
   newGame({ game, variant = null, seed = null }) {
     if (this.asked) return this.asked.promise; // one request at a time: a second click waits for the first
     if (this.stopped || this.state.connection !== "online" || this.ws?.readyState !== WebSocket.OPEN) {
       return Promise.reject(new LinkRefusal("closed", "not connected"));
     }
-    const asked = { requestId: requestId() };
+    const asked = { requestId: requestId(), repeats: 0 };
+    asked.frame = { type: "c2s.new_game", request_id: asked.requestId, game, variant, seed };
     asked.promise = new Promise((resolve, reject) => Object.assign(asked, { resolve, reject }));
+    this.asked = asked;
+    this.sendAsked();
+    return asked.promise;
+  }
+
+  /** Send the c2s.new_game asked for (again), and wait for its answer for a while. */
+  sendAsked() {
+    const asked = this.asked;
+    clearTimeout(asked.timer);
     // No answer: the socket may or may not have moved; dropped, it reconnects to this link's game.
     asked.timer = setTimeout(() => {
       this.giveUpAsking("timeout", "the server did not answer");
       this.ws?.close(4000, "no answer to a new game");
     }, NEW_GAME_WAIT_MS);
-    this.asked = asked;
-    this.send({ type: "c2s.new_game", request_id: asked.requestId, game, variant, seed });
-    return asked.promise;
+    if (!this.send(asked.frame)) this.giveUpAsking("closed", "not connected");
   }
 
   movedTo(msg) {
@@ -225,9 +238,17 @@ export class GameLink {
   }
 
   newGameRefused(msg) {
+    const asked = this.asked;
+    if (msg.code === "unavailable" && asked.repeats < NEW_GAME_AGAIN_MS.length) {
+      const pause = NEW_GAME_AGAIN_MS[asked.repeats];
+      asked.repeats += 1;
+      clearTimeout(asked.timer); // (until it is sent again: then the wait for its answer starts anew)
+      asked.timer = setTimeout(() => this.sendAsked(), pause * (0.8 + Math.random() * 0.4));
+      return;
+    }
     this.giveUpAsking(msg.code, msg.message || `Server error (${msg.code})`);
-    // The store did not answer: the game may be made and the socket already moved to it (the server may
-    // fail after the move). Dropped, the socket reconnects to the game this link shows.
+    // The store did not answer, again and again: the game may be made and the socket already moved to it
+    // (the server may fail after the move). Dropped, the socket reconnects to the game this link shows.
     if (msg.code === "unavailable") this.ws?.close(4000, "a new game's outcome is unknown");
   }
 
