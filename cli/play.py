@@ -34,6 +34,9 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 ANSWER_TIMEOUT = 15.0  # no answer to a move this long: the socket is treated as dead and reopened
 FATAL_CODES = ("unauthorized", "token_revoked", "no_such_game")  # the socket will not work by reopening it
 AUTO_REFUSALS = 5
+# After `unavailable` a new game may have been made and the socket moved to it: the same request again after
+# each of these pauses (a repeat is answered with the game the first made), then the socket is reopened.
+NEW_GAME_AGAIN = (0.3, 1.2, 3.0)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -328,7 +331,7 @@ class PlaySession:
         game, variant = self.next_game
         frame = {"type": "c2s.new_game", "request_id": uuid.uuid4().hex[:16], "game": game, "variant": variant}
         await self.link.send(frame)
-        sent_on = self.link.generation
+        sent_on, repeats = self.link.generation, 0
         while True:
             answer = await self.link.frame(ANSWER_TIMEOUT)
             if answer is None:
@@ -343,8 +346,17 @@ class PlaySession:
                 again = "" if self.args.server in (None, DEFAULT_SERVER) else f" --server {self.args.server}"
                 self.say(f"Game {game_id}. Resume it later with: arena play{again} --resume {game_id}")
                 return True
-            if answer.get("type") == "s2c.error":
+            if answer.get("type") == "s2c.error" and answer.get("request_id") in (None, frame["request_id"]):
+                if answer.get("code") == "unavailable" and repeats < len(NEW_GAME_AGAIN):
+                    self.say(f"  The server is busy; asking again in {NEW_GAME_AGAIN[repeats]:g} s.")
+                    await asyncio.sleep(NEW_GAME_AGAIN[repeats])
+                    repeats += 1
+                    await self.link.send(frame)
+                    sent_on = self.link.generation
+                    continue
                 self.say(f"  No new game ({answer.get('code')}): {answer.get('message')}")
+                if answer.get("code") == "unavailable":  # the socket may have moved: a new one shows our game
+                    await self.link.drop()
                 return False
 
     def auto_move(self) -> dict[str, Any]:  # Any: JSON
