@@ -19,7 +19,8 @@ from engine import GameState
 from ..store import EventStore
 from ..store.keys import LOG_KEY_PATTERN, game_id_of_log_key, meta_key, player_games_key, player_in_play_key
 from .entries import CASUAL_KINDS
-from .in_play import KEPT, TTL_MS
+from .hooks import ResultsHook, queue_opened
+from .in_play import KEPT, TTL_MS, queue_in_play
 from .record import BadLog, GameLog, read_log, start_state, stopped_at
 
 META_PREFIX = meta_key("")[:-2]  # "arena:meta:"
@@ -68,6 +69,21 @@ def queue_projections(pipe: Any, game_id: str, log: GameLog, state: GameState) -
     pipe.delete(meta_key(game_id))
     pipe.hset(meta_key(game_id), mapping=meta_of(log, state))
     pipe.zadd(player_games_key(log.created.player_id), {game_id: log.created.created_at_ms})
+
+
+async def rewrite_game_projections(store: EventStore, lean: Any, results: ResultsHook, game_id: str) -> None:  # Any: the lean link's commands
+    """A casual or practice game's projections and its hooks' creation writes written again from its log
+    alone: what its creation writes, for a game whose creation may have stopped after its log was written
+    (the ask is repeated, create_game's reserved id). Each write is idempotent."""
+    log = read_log(await store.read(game_id))
+    state = final_state(log)
+    pipe = lean.pipeline()
+    queue_projections(pipe, game_id, log, state)
+    queue_in_play(pipe, log.created, game_id, state.status)
+    told = queue_opened(results, pipe, log.created, game_id, log.created.created_at_ms)
+    await pipe.execute()
+    for hook in told:
+        await hook.opened(log.created, game_id, log.created.created_at_ms)
 
 
 class Rebuilt(Struct, frozen=True):

@@ -35,7 +35,7 @@ from .appender import Appender
 from .entries import CASUAL, CASUAL_KINDS, PRACTICE, RACE, GameCreated, GameLinks, GameShown, Kind
 from .hooks import AllResults, MoveHook, NoResults, ResultsHook, queue_ended, queue_opened  # noqa: F401  (AllResults re-exported)
 from .in_play import in_play_members, queue_in_play
-from .projections import queue_projections
+from .projections import queue_projections, rewrite_game_projections
 from .record import BadLog, GameLog, read_log, settled, start_state, stopped_at
 from .secrecy import DealSecrecy
 from .live import LiveGame, LiveGames, MoveAnswer
@@ -112,13 +112,18 @@ class GameService(Showing):
         ranked: bool = False,
         chosen_deal: bool | None = None,
         game_id: str | None = None,
+        unasked: bool = False,
     ) -> GameSummary | RuleError:
         """A new game. A seed the caller names makes a practice game on a chosen deal, never ranked;
         kinds other than casual/practice (dailies, races) are made by their own services.
 
         `game_id`: an id the caller reserved first (a daily attempt's stream names its game before the
-        game exists). Creating it is then idempotent: when the id's stream is already there (another
-        process created the same game), that game's summary is the answer and nothing is written."""
+        game exists; a socket's new game, new_game_id(), so that asking again makes no second one).
+        Creating it is then idempotent: when the id's stream is already there (another process created
+        the same game, or an earlier ask whose answer was lost), that game's summary is the answer, and
+        nothing is written but a casual or practice game's own projections, again, from its log (the ask
+        that made it may have failed before they were written). `unasked`: the reserved id was never
+        asked for before, so there is no stream to look for."""
         chosen = seed is not None and kind is None  # a daily's or race's seed is the server's, not chosen
         if chosen_deal is not None:
             chosen = chosen_deal
@@ -128,18 +133,20 @@ class GameService(Showing):
         state = engine.initial_state(game, variant, seed, practice_undo=kind in CASUAL_KINDS)
         if isinstance(state, RuleError):
             return state
+        reserved = game_id is not None
+        if game_id is None:
+            game_id = self.new_game_id()
+        elif not GAME_ID.fullmatch(game_id):
+            raise ValueError(f"{game_id!r} is not a game id this service makes")
+        if reserved and not unasked and await self.store.exists(stream_of(game_id)):  # (read through: archived, it is there)
+            existing = await self.summary(game_id)
+            if existing is not None:
+                if existing.kind in CASUAL_KINDS:  # (it abandoned the player's others before it was written)
+                    await rewrite_game_projections(self.store, self.lean, self.results, game_id)
+                return existing
         gone: list[str] = []  # games the in-play index still listed, found not in play: taken out below
         if kind in CASUAL_KINDS:
             gone = await self._abandon_unfinished(player_id)
-        reserved = game_id is not None
-        if game_id is None:
-            game_id = secrets.token_hex(8)
-        elif not GAME_ID.fullmatch(game_id):
-            raise ValueError(f"{game_id!r} is not a game id this service makes")
-        if reserved and await self.store.exists(stream_of(game_id)):  # (read through: archived, it is there)
-            existing = await self.summary(game_id)
-            if existing is not None:
-                return existing
         created = GameCreated(
             game=game,
             variant=msgspec.structs.asdict(state.variant),
@@ -171,6 +178,11 @@ class GameService(Showing):
         live = LiveGame(game_id, created, state, 0, 1)
         self.live.put(live)
         return self._summary(live)
+
+    @staticmethod
+    def new_game_id() -> str:
+        """An id for a game not made yet: one a caller may reserve before creating it (create_game's game_id)."""
+        return secrets.token_hex(8)
 
     async def _abandon_unfinished(self, player_id: str) -> list[str]:
         """A new casual or practice game abandons the player's unfinished casual or practice games;

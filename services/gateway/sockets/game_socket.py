@@ -93,7 +93,8 @@ class GameSocket(VersionedPushes):
         self.viewer_id = viewer_id
         self.admission = FrameAdmission(settings, self.send)
         self.games_bucket: TokenBucket | None = None  # the player's new games (player_budget.py); None: no limit
-        self.made: tuple[str, str] | None = None  # the last c2s.new_game's request id and the game it made
+        # The last c2s.new_game's request id, the id reserved for its game, and whether it was answered with it.
+        self.made: tuple[str, str, bool] | None = None
 
     async def send(self, frame: bytes) -> None:
         await self.send_text(frame)  # the ASGI event itself, past the per-message wrappers (raw_send.py)
@@ -175,24 +176,33 @@ class GameSocket(VersionedPushes):
 
     async def on_new_game(self, frame: NewGameC2S) -> None:
         """Make the player's new game (the service decides it, as for POST /api/games) and move here to it."""
-        if self.made is not None and self.made[0] == frame.request_id:  # sent again: the game it made, as it is
+        again = self.made is not None and self.made[0] == frame.request_id
+        if self.made is not None and again and self.made[2]:  # sent again once answered: the game it made, as it is
             summary = await self.service.summary(self.made[1])
             if summary is None:  # (its log gone since: retention, say) answered, never left waiting
                 await self.send(encode_s2c(ErrorS2C(NO_SUCH_GAME, f"there is no game {self.made[1]!r}", frame.request_id)))
                 return
             await self.show_new_game(frame.request_id, summary)
             return
-        if self.games_bucket is not None and not self.games_bucket.take():
-            count, unit = self.settings.limit_games or (0, "minute")
-            await self.send(encode_s2c(ErrorS2C(
-                "rate_limited", f"too many new games (at most {count} {UNIT_WORDS[unit]}); try again in a while",
-                frame.request_id)))
-            return
-        created = await self.service.create_game(self.viewer_id, frame.game, whole_numbers(frame.variant), frame.seed)
+        if not again:
+            if self.games_bucket is not None and not self.games_bucket.take():
+                count, unit = self.settings.limit_games or (0, "minute")
+                await self.send(encode_s2c(ErrorS2C(
+                    "rate_limited", f"too many new games (at most {count} {UNIT_WORDS[unit]}); try again in a while",
+                    frame.request_id)))
+                return
+            # Its id is reserved before anything is written: should the store fail part way (`unavailable`), the
+            # same request asks for this id again, and the service makes it, or finds it made, never a second game.
+            self.made = (frame.request_id, self.service.new_game_id(), False)
+        assert self.made is not None
+        request_id, game_id, _ = self.made
+        created = await self.service.create_game(self.viewer_id, frame.game, whole_numbers(frame.variant), frame.seed,
+                                                 game_id=game_id, unasked=not again)
         if isinstance(created, RuleError):  # a game or variant the engine refuses: this socket stays where it was
+            self.made = None
             await self.send(encode_s2c(ErrorS2C(created.code, created.message, frame.request_id)))
             return
-        self.made = (frame.request_id, created.id)
+        self.made = (request_id, game_id, True)
         await self.show_new_game(frame.request_id, created)
 
     async def show_new_game(self, request_id: str, summary: GameSummary) -> None:
