@@ -6,7 +6,8 @@ Phases, each run on every server of the run in turn (loopback only):
 3. lifecycles: N clients each playing whole Wish games (create, ticket, socket, moves, end) in a loop:
    server CPU and Redis commands per game; then each next game asked for over the socket already open;
 4. connected players: M clients each moving about once a second: latency p50/p99 (first, the server's CPU with
-   their sockets open and nothing sent: the share of a paced move's CPU that is only the sockets' being open);
+   their sockets open and nothing sent: the share of a paced move's CPU that is only the sockets' being open;
+   then M echo clients each as paced, the paced move's own baseline: see gateway_echo.py);
 5. idle memory: server RSS growth per idle game socket at 1k (and 5k unless --quick).
 Figures are printed with ratios (move path / echo ceiling of the same server); nothing is asserted about
 time. `--against REF` adds a server running commit REF's code, `--ws` one server per websocket
@@ -41,8 +42,9 @@ from websockets.asyncio.client import connect
 
 from engine.compiled import describe
 
+from .gateway_echo import echo_ceiling, paced_echo
 from .gateway_lifecycle import lifecycles
-from .gateway_players import Player, encode, start_players
+from .gateway_players import Player, start_players
 from .gateway_server import HERE, Server, export_commit, servers
 
 GAMES = {"spider": {"suits": 1}, "wish": {"mode": "standard"}, "patient-pairs": {}, "wizard": {}, "wading-pool": {}}
@@ -124,31 +126,6 @@ def show(server: Server, what: str, clients: int, rate: float, unit: str, lat: l
     print(f"   {server.label:22s} {what:18s} {clients:5d} clients: {rate:7.0f} {unit:6s} "
           f"p50 {percentile(lat, .5)*1e3:6.2f} ms  p99 {percentile(lat, .99)*1e3:6.2f} ms  "
           f"server CPU {cpu:5.1f}% = {cpu_us(cpu, rate):4.0f} us each", flush=True)
-
-
-async def echo_ceiling(server: Server, clients: int, seconds: float) -> tuple[float, float]:
-    frame = encode({"type": "c2s.move", "move_id": "echo-1", "version": 12, "move": {"type": "deal"}})
-    sockets = [await connect(f"{server.ws}/ws/echo", compression=None) for _ in range(clients)]
-
-    async def loop(ws, deadline, latencies):
-        count = 0
-        while time.perf_counter() < deadline:
-            t = time.perf_counter()
-            await ws.send(frame)
-            await ws.recv()
-            latencies.append(time.perf_counter() - t)
-            count += 1
-        return count
-
-    async def work(deadline, latencies):
-        return await asyncio.gather(*(loop(ws, deadline, latencies) for ws in sockets))
-
-    count, lat, wall, cpu, _ = await measure(server, seconds, work)
-    for ws in sockets:
-        await ws.close()
-    rate = count / wall
-    show(server, "echo ceiling", clients, rate, "msgs/s", lat, cpu)
-    return rate, cpu_us(cpu, rate)
 
 
 async def players_moving(server: Server, players: list[Player], seconds: float, pause: float | None, what: str):
@@ -245,7 +222,7 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
         # disturbed least): the echo phases, then the move phases.
         for round_ in range(args.rounds):
             order = all_servers if round_ % 2 == 0 else all_servers[::-1]
-            echoes = await each(order, lambda s: echo_ceiling(s, 100, seconds))
+            echoes = await each(order, lambda s: echo_ceiling(s, 100, seconds, measure, show, cpu_us))
             moves = await each(order, lambda s: players_moving(s, actives[s.label], seconds, None, "move path (active)"))
             for server, echo, (rate, _, move_us, frame) in zip(order, echoes, moves):
                 print(f"   {server.label:22s} ratio move path / echo ceiling: {rate / echo[0]:.2f}x throughput "
@@ -273,13 +250,18 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
             idle = {s.label: await idle_cpu(s, len(everyone[s.label]), seconds) for s in all_servers}
             # At least two moves each: a phase as long as two pauses (quick) or four.
             phase = max(seconds * 2, args.pause * (2 if args.quick else 4))
+            # The paced move's own baseline: as many echo sockets, each as paced (a wake a message, not a batch).
+            echoes_paced = await each(all_servers, lambda s: paced_echo(s, args.connected, args.pause, phase, measure,
+                                                                        show, cpu_us))
             paced = await each(all_servers, lambda s: players_moving(s, everyone[s.label], phase, args.pause,
                                                                      f"1 move/{args.pause:g}s each"))
             goal = "15 ms at 1,000 players, 1 move/s" if args.pause == 1.0 else "25 ms at 5,000 players, 1 move/5 s"
-            for server, (_, p99, us, _) in zip(all_servers, paced):
+            for server, (_, p99, us, _), echo_us in zip(all_servers, paced, echoes_paced):
                 figures[server.label]["connected"] = p99, us
+                figures[server.label]["paced echo"] = echo_us
                 print(f"   {server.label:22s} p99 at {args.connected} connected: {p99 * 1e3:.2f} ms  (goal {goal}); "
-                      f"server CPU per paced move {us:.0f} us = {us / figures[server.label]['echo'][1]:.1f} echoes")
+                      f"server CPU per paced move {us:.0f} us = {us / figures[server.label]['echo'][1]:.1f} echoes "
+                      f"of the ceiling, {us / echo_us:.1f} paced echoes ({echo_us:.0f} us each)")
                 share = idle[server.label] / 100 * 1e6 * args.pause / args.connected  # the idle CPU a move carries
                 print(f"   {'':22s} of which the {args.connected} sockets' idle CPU, with no move at all: "
                       f"{idle[server.label]:.1f}% of a core = {share:.0f} us a paced move", flush=True)
@@ -296,7 +278,7 @@ async def run(all_servers: list[Server], args: argparse.Namespace) -> None:
 
 def summary(figures: dict[str, dict], connected: int) -> None:
     print(f"   {'server':22s} | echo msgs/s | move msgs/s | ratio | us/move active | us/move paced | p99 {connected} | KB/socket"
-          " | ms/Wish game | ms/next game | cmds/game | frame B")
+          " | ms/Wish game | ms/next game | cmds/game | frame B | us/echo paced")
     for label, f in figures.items():
         echo, _ = f["echo"]
         rate, us = f["active"]
@@ -305,7 +287,7 @@ def summary(figures: dict[str, dict], connected: int) -> None:
         game_us, commands, next_us = f.get("lifecycle", (float("nan"),) * 3)
         print(f"   {label:22s} | {echo:11.0f} | {rate:11.0f} | {rate / echo:5.2f} | {us:14.0f} | {us_1s:13.0f} |"
               f" {p99 * 1e3:5.1f} ms | {memory:9.1f} | {game_us / 1e3:12.2f} | {next_us / 1e3:12.2f} | {commands:9.1f} |"
-              f" {f.get('frame', 0):7.0f}",
+              f" {f.get('frame', 0):7.0f} | {f.get('paced echo', float('nan')):13.0f}",
               flush=True)
 
 
