@@ -121,8 +121,8 @@ class GameService(Showing):
         game exists; a socket's new game, new_game_id(), so that asking again makes no second one).
         Creating it is then idempotent: when the id's stream is already there (another process created
         the same game, or an earlier ask whose answer was lost), that game's summary is the answer, and
-        nothing is written but a casual or practice game's own projections, again, from its log (the ask
-        that made it may have failed before they were written). `unasked`: the reserved id was never
+        nothing is written but a casual or practice game's own projections, again, from its log, while it
+        is in play (the ask that made it may have failed before they were written). `unasked`: the reserved id was never
         asked for before, so there is no stream to look for."""
         chosen = seed is not None and kind is None  # a daily's or race's seed is the server's, not chosen
         if chosen_deal is not None:
@@ -141,7 +141,10 @@ class GameService(Showing):
         if reserved and not unasked and await self.store.exists(stream_of(game_id)):  # (read through: archived, it is there)
             existing = await self.summary(game_id)
             if existing is not None:
-                if existing.kind in CASUAL_KINDS:  # (it abandoned the player's others before it was written)
+                # Its creation may have stopped after the log (it abandoned the player's others before that). Only
+                # a game in play: an ended one's end wrote its projections, and an archived one's meta hash is
+                # its pointer, never to be written from a log again.
+                if existing.kind in CASUAL_KINDS and existing.status == IN_PROGRESS:
                     await rewrite_game_projections(self.store, self.lean, self.results, game_id)
                 return existing
         gone: list[str] = []  # games the in-play index still listed, found not in play: taken out below

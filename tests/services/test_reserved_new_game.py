@@ -110,3 +110,18 @@ async def test_asked_again_after_the_batch_was_written_the_game_is_not_resigned_
     assert not isinstance(again, engine.RuleError)
     assert again.id == game_id and again.status == "in_progress"
     assert (await service.summary(game_id)).status == "in_progress"
+
+
+async def test_asked_again_once_ended_nothing_of_the_game_is_written_again(redis, clock):
+    """A repeat long after (a script's): the game has ended meanwhile, its end wrote its projections; the answer
+    is the game as it is, and its meta hash (an archived game's pointer, later) is not rewritten from the log."""
+    player = "g_reserved_ended"
+    store = EventStore(redis, clock=clock)
+    service = GameService(store, redis)
+    game_id = service.new_game_id()
+    await service.create_game(player, "wish", {"mode": "standard"}, 8, game_id=game_id, unasked=True)
+    await service.submit(player, game_id, "r1", 0, it.ResignIntent())
+    await redis.hset(meta_key(game_id), "marker", "kept")  # anything a rewrite from the log would drop
+    again = await GameService(store, redis).create_game(player, "wish", {"mode": "standard"}, 8, game_id=game_id)
+    assert again.id == game_id and again.status == "abandoned"
+    assert await redis.hget(meta_key(game_id), "marker") == b"kept"
