@@ -59,14 +59,20 @@ def player_games(page) -> dict[str, str]:
     }""")
 
 
-def test_an_unavailable_answer_is_asked_again_on_the_same_socket(page):
-    answers = UnavailableAnswers(page, answers=1)
+def next_game_through(page, unavailable: int):
+    """A Spider game ended and its "New game" chosen, the server's first `unavailable` s2c.new_game answers
+    rewritten; (the rewriter, the traffic, the board, the request mark before it, the game left, the new one)."""
+    answers = UnavailableAnswers(page, answers=unavailable)
     traffic = Traffic(page)
     board = Board(page)
     board.new_game("spider")
     mark = len(traffic.requests)
     left = end_with_new_game(page, board)
-    new = wait_new_game(page, board, left)
+    return answers, traffic, board, mark, left, wait_new_game(page, board, left)
+
+
+def test_an_unavailable_answer_is_asked_again_on_the_same_socket(page):
+    answers, traffic, board, mark, left, new = next_game_through(page, unavailable=1)
 
     first, again = answers.asked
     assert again == first, "the same request, request id and all, sent again"
@@ -79,13 +85,7 @@ def test_an_unavailable_answer_is_asked_again_on_the_same_socket(page):
 
 
 def test_the_page_goes_over_http_only_when_every_repeat_is_unavailable(page):
-    answers = UnavailableAnswers(page, answers=1_000)
-    traffic = Traffic(page)
-    board = Board(page)
-    board.new_game("spider")
-    mark = len(traffic.requests)
-    left = end_with_new_game(page, board)
-    new = wait_new_game(page, board, left)
+    answers, traffic, board, mark, left, new = next_game_through(page, unavailable=1_000)
 
     assert len(answers.asked) == 3 and all(asked == answers.asked[0] for asked in answers.asked), \
         "the request, then the same request twice more"
