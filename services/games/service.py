@@ -149,7 +149,7 @@ class GameService(Showing):
                 return existing
         gone: list[str] = []  # games the in-play index still listed, found not in play: taken out below
         if kind in CASUAL_KINDS:
-            gone = await self._abandon_unfinished(player_id)
+            gone = await self._abandon_unfinished(player_id, keep=game_id)
         created = GameCreated(
             game=game,
             variant=msgspec.structs.asdict(state.variant),
@@ -187,7 +187,7 @@ class GameService(Showing):
         """An id for a game not made yet: one a caller may reserve before creating it (create_game's game_id)."""
         return secrets.token_hex(8)
 
-    async def _abandon_unfinished(self, player_id: str) -> list[str]:
+    async def _abandon_unfinished(self, player_id: str, keep: str) -> list[str]:
         """A new casual or practice game abandons the player's unfinished casual or practice games;
         daily attempts and race games are never abandoned by other games. The candidates are the player's
         in-play index (in_play.py), or their recent games where it is not kept; each is checked against
@@ -200,7 +200,9 @@ class GameService(Showing):
         # A game this process holds over (won, abandoned, lost with no undo: the engine's is_over) stays so on
         # every process: its meta hash need not be read. Any other (in play, or lost with an undo) is read.
         gone = [game_id for game_id in latest if self._final_here(game_id)]
-        latest = [game_id for game_id in latest if not self._final_here(game_id)]
+        # `keep`, the id this creation is for, is never resigned by it: a request asked twice at once (a
+        # double click with one request key) may find the other ask's game already indexed.
+        latest = [game_id for game_id in latest if not self._final_here(game_id) and game_id != keep]
         if not latest:
             return gone if indexed is not None else []
         # One round trip for all their meta hashes (each in its game's slot: no transaction), not one each:

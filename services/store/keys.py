@@ -37,6 +37,12 @@ def player_games_key(player_id: str) -> str:
     return f"{PREFIX}player:{{{player_id}}}:games"
 
 
+def player_new_game_request_key(player_id: str, request_key: str) -> str:
+    """A new game's request key (POST /api/games' Idempotency-Key) -> the game id reserved for it, so that
+    the same request sent again makes no second game. Expires a day after the first ask."""
+    return f"{PREFIX}player:{{{player_id}}}:new-game:{request_key}"
+
+
 def player_in_play_key(player_id: str) -> str:
     """Projection: a player's casual and practice games in play (sorted set by creation time; a new one
     abandons them), with a mark that the index was kept whole (services/games/in_play.py). Rebuildable."""

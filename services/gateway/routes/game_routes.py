@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, get, post, route
 from litestar.enums import HttpMethod
 from litestar.di import NamedDependency
-from litestar.params import FromPath
+from litestar.params import FromPath, HeaderParameter
 from litestar.datastructures import State
 from msgspec import Meta, Struct, json, structs
 
@@ -18,6 +18,7 @@ from engine import RuleError
 from .api_docs import create_game_schema, errors, json_body
 from ...games.again import play_again
 from ...games.model import NOT_YOUR_GAME, Refusal
+from ...games.request_keys import BAD_REQUEST_KEY, REQUEST_KEY_PATTERN, bad_request_key, reserved_game_id
 from ...games.service import GameService, GameSummary
 from .bodies import decode_body, whole_numbers
 from ...metrics import redis_error
@@ -65,16 +66,27 @@ class GamesController(Controller):
     async def create_game(
         self, request: Request, state: State, player_id: NamedDependency[str],
         sessions: NamedDependency[Sessions], claims: NamedDependency[TokenClaims],
+        idempotency_key: Annotated[str | None, HeaderParameter(
+            name="Idempotency-Key", required=False, schema_extra={"pattern": REQUEST_KEY_PATTERN},
+            description="a request key (1-64 letters, digits, '-', '_'): the same key again gets the same game")] = None,
     ) -> NewGame:
         """Body: `{"game": "wish", "variant": {...} | null, "seed": <int> | null}` (see docs/protocol.md).
-        The answer is the game's summary with a socket ticket for it."""
+        The answer is the game's summary with a socket ticket for it. An `Idempotency-Key` header makes the
+        request safe to send again: the same key gets the game the first made, as it is now."""
         # The service from the state, not a dependency: beside `sessions` it would be a second one with none
         # of its own, and Litestar resolves such a batch in an anyio task group, a task each (every game's
         # creation request). This way the dependencies are one chain: sessions, claims, player_id.
         service: GameService = state.service
         data = decode_body(await request.body(), _create_game)
         variant = whole_numbers(data.variant)  # {"piles": 11.0} is 11 piles; 11.5 stays, for the engine to refuse
-        created = await service.create_game(player_id, data.game, variant, data.seed)
+        game_id, first = None, False
+        key = idempotency_key
+        if key is not None:  # the same request sent again gets the game the first made (request_keys.py)
+            why = bad_request_key(key)
+            if why is not None:
+                raise ApiError(400, BAD_REQUEST_KEY, why)
+            game_id, first = await reserved_game_id(service.redis, player_id, key, service.new_game_id())
+        created = await service.create_game(player_id, data.game, variant, data.seed, game_id=game_id, unasked=first)
         if isinstance(created, RuleError):
             raise ApiError(400, created.code, created.message)
         try:
