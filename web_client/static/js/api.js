@@ -82,9 +82,10 @@ export function identity() {
   return pending;
 }
 
-export async function request(method, path, body, retried = false) {
+/** `headers`: more request headers (a new game's Idempotency-Key). */
+export async function request(method, path, body, { headers: more = {}, retried = false } = {}) {
   const { token } = await identity();
-  const headers = { Authorization: `Bearer ${token}` };
+  const headers = { ...more, Authorization: `Bearer ${token}` };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
     method,
@@ -96,7 +97,7 @@ export async function request(method, path, body, retried = false) {
     if (response.status === 401 && !retried && (!error.code || TOKEN_REFUSALS.has(error.code))) {
       // The server refuses this token (expired, signed out, or a new server secret): become a new guest once.
       localStorage.removeItem(IDENTITY_KEY);
-      return request(method, path, body, true);
+      return request(method, path, body, { headers: more, retried: true });
     }
     throw error;
   }
@@ -107,8 +108,29 @@ export async function request(method, path, body, retried = false) {
 // expires), so opening a new game costs no POST /api/tickets.
 const spareTickets = new Map(); // game id -> {ticket, until}
 
+// A new game whose answer was lost (the network) or `503` (the store away, perhaps after the game was made) is
+// asked for again after these pauses (ms, jittered), with the same Idempotency-Key: the server answers it with
+// the game the first ask made, if it made one, and never makes a second that would resign it.
+const CREATE_AGAIN_MS = [400, 1500];
+
+/** A request key: 32 hex digits (crypto.randomUUID needs a secure context; a LAN address over http is none). */
+function requestKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export async function createGame(game, variant, seed = null) {
-  const summary = await request("POST", "/api/games", { game, variant, seed });
+  const headers = { "Idempotency-Key": requestKey() };
+  let summary;
+  for (let repeat = 0; ; repeat += 1) {
+    try {
+      summary = await request("POST", "/api/games", { game, variant, seed }, { headers });
+      break;
+    } catch (error) {
+      const unknown = !(error instanceof ApiError) || error.status === 503; // made or not, nobody knows
+      if (!unknown || repeat >= CREATE_AGAIN_MS.length) throw error;
+      await new Promise((done) => setTimeout(done, CREATE_AGAIN_MS[repeat] * (0.8 + Math.random() * 0.4)));
+    }
+  }
   if (summary?.ticket) {
     // Used a little before it expires: the socket may take a moment to open.
     spareTickets.set(summary.id, { ticket: summary.ticket, until: Date.now() + summary.ticket_expires_in_ms - 2000 });
