@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import uuid
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 TIMEOUT_SECONDS = 10.0
+CREATE_AGAIN_SECONDS = (0.4, 1.5)  # a new game's repeats after a 503 or a lost answer (the same key)
 
 
 class PlayError(Exception):
@@ -25,6 +27,11 @@ class PlayError(Exception):
 
 class Unauthorized(PlayError):
     """The server does not accept the stored token (its data folder or secret changed)."""
+
+
+class Unanswered(PlayError):
+    """No answer that says what happened: a 503 (the store away) or a connection lost on the way back."""
+
 
 
 def token_file() -> Path:
@@ -109,9 +116,10 @@ class Api:
         self.token: str | None = tokens.get(server)
         self.spare_tickets: dict[str, str] = {}  # game id -> the ticket its creation came with
 
-    def request(self, method: str, path: str, body: Any = None, auth: bool = True) -> Any:  # Any: JSON in and out
+    def request(self, method: str, path: str, body: Any = None, auth: bool = True,  # Any: JSON in and out
+                headers: dict[str, str] | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.server + path, data=data, method=method)
+        request = urllib.request.Request(self.server + path, data=data, method=method, headers=headers or {})
         request.add_header("Accept", "application/json")
         if data is not None:
             request.add_header("Content-Type", "application/json")
@@ -124,11 +132,15 @@ class Api:
             code, message = _error_body(exc)
             if exc.code == 401:
                 raise Unauthorized(message) from None
+            if exc.code == 503:
+                raise Unanswered(f"the server is busy ({code}): {message}") from None
             raise PlayError(f"the server refused ({exc.code} {code}): {message}") from None
         except urllib.error.URLError as exc:
             reason = getattr(exc.reason, "strerror", None) or exc.reason
             raise PlayError(f"cannot reach the server at {self.server}: {reason}") from None
-        except (OSError, ValueError) as exc:  # timeouts, resets, a body that is not JSON
+        except OSError as exc:  # timeouts, resets: the request may have been done
+            raise Unanswered(f"no answer from the server at {self.server}: {exc}") from None
+        except ValueError as exc:  # a body that is not JSON
             raise PlayError(f"no usable answer from the server at {self.server}: {exc}") from None
 
     def _keep(self, answer: dict[str, Any]) -> str:  # Any: JSON
@@ -164,13 +176,26 @@ class Api:
         self.ensure_token()
         body = {"game": game, "variant": variant, "seed": seed}
         try:
-            created = self.request("POST", "/api/games", body)
+            created = self._create(body)
         except Unauthorized:
             self.new_guest()  # the stored token is from another server or an older secret
-            created = self.request("POST", "/api/games", body)
+            created = self._create(body)
         if created.get("ticket"):  # a new game comes with a ticket for its first socket (none: ask for one)
             self.spare_tickets[created["id"]] = created["ticket"]
         return created
+
+    def _create(self, body: dict[str, Any]) -> Any:  # Any: JSON
+        """POST /api/games with a request key, asked again with the same key while no answer says what
+        happened: the server answers a repeat with the game the first ask made, never a second game."""
+        headers = {"Idempotency-Key": uuid.uuid4().hex}
+        for pause in (*CREATE_AGAIN_SECONDS, None):
+            try:
+                return self.request("POST", "/api/games", body, headers=headers)
+            except Unanswered:
+                if pause is None:
+                    raise
+                time.sleep(pause)
+        raise AssertionError("unreachable: the last pause re-raises")
 
     def hint(self, game_id: str, version: int) -> dict[str, Any]:  # Any: JSON
         """A hint for the position at `version` (POST /api/games/{id}/hint); PlayError when refused."""
