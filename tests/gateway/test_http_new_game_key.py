@@ -11,6 +11,7 @@ import pytest
 
 from tests.gateway.client import Client
 from tests.gateway.conftest import ServerThread, gateway_settings
+from tests.support.store_faults import time_out_first_creation_batch
 
 pytestmark = pytest.mark.integration
 
@@ -67,27 +68,13 @@ def test_a_bad_key_is_refused_and_makes_nothing(alice, http, key):
 def test_a_creation_whose_batch_failed_is_made_once_when_sent_again(redis_url, tmp_path, http, audit):
     """The log written, then Redis timed out on the creation's batch: a 503, and the same key again gets that
     game (its projections written from its log), not a second one resigning it."""
-    from redis.exceptions import TimeoutError as RedisTimeout
-
     from services.store.keys import meta_key
 
     server = ServerThread(gateway_settings(redis_url, tmp_path)).start()
     try:
-        lean = server.server.config.app.state.service.lean  # (config.app: the Litestar app uvicorn serves)
-        execute = lean.execute
-        logged: list[str] = []
-
-        async def batch_times_out(commands):  # once: the first batch writing a meta hash (a creation's)
-            metas = [str(c[1]) for c in commands if c[0] == "DEL" and str(c[1]).startswith("arena:meta:")]
-            if metas:
-                lean.execute = execute
-                logged.extend(metas)
-                raise RedisTimeout("Timeout reading from the socket (injected)")
-            return await execute(commands)
-
         player = Client.guest(server.url, http, audit)
         before = player.create("spider", {"suits": 1}, 3)
-        lean.execute = batch_times_out
+        logged = time_out_first_creation_batch(server.server.config.app.state.service.lean)  # (the served app)
         key = uuid.uuid4().hex
         failed = create(http, player, key)
         assert (failed.status_code, failed.json()["code"]) == (503, "unavailable"), failed.text

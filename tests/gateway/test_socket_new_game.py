@@ -10,6 +10,7 @@ import pytest
 
 from tests.gateway.client import Client
 from tests.gateway.conftest import ServerThread, gateway_settings
+from tests.support.store_faults import time_out_first_creation_batch
 
 pytestmark = pytest.mark.integration
 
@@ -160,30 +161,15 @@ def test_the_same_request_after_its_game_is_gone_is_answered_not_left_waiting(al
 def test_a_new_game_whose_store_failed_after_its_log_is_made_once_when_asked_again(redis_url, tmp_path, http, audit):
     """The log written, then Redis timed out on the creation's batch: the socket answers `unavailable`, and the
     same request again gets that game (the batch written from its log), not a second one."""
-    from redis.exceptions import TimeoutError as RedisTimeout
-
     from services.store.keys import meta_key
 
     server = ServerThread(gateway_settings(redis_url, tmp_path)).start()
     try:
-        lean = server.server.config.app.state.service.lean  # (config.app: the Litestar app uvicorn serves)
-        execute = lean.execute
-
-        logged: list[str] = []  # the meta hash of the game whose log was written when the batch failed
-
-        async def batch_times_out(commands):  # once: the first batch writing a meta hash (a creation's)
-            metas = [str(command[1]) for command in commands if command[0] == "DEL" and str(command[1]).startswith("arena:meta:")]
-            if metas:
-                lean.execute = execute
-                logged.extend(metas)
-                raise RedisTimeout("Timeout reading from the socket (injected)")
-            return await execute(commands)
-
         player = Client.guest(server.url, http, audit)
         before = player.create("spider", {"suits": 1}, 3)
         sock = player.open(before["id"])
         sock.recv()
-        lean.execute = batch_times_out
+        logged = time_out_first_creation_batch(server.server.config.app.state.service.lean)  # (the served app)
         failed = sock.new_game("spider", {"suits": 1}, request_id="again-1")
         assert (failed["type"], failed["code"], failed["request_id"]) == ("s2c.error", "unavailable", "again-1"), failed
         answer = sock.new_game("spider", {"suits": 1}, request_id="again-1")
