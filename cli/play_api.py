@@ -33,7 +33,6 @@ class Unanswered(PlayError):
     """No answer that says what happened: a 503 (the store away) or a connection lost on the way back."""
 
 
-
 def token_file() -> Path:
     """$ARENA_TOKEN_FILE, else ~/.config/patience-arena/token (under $XDG_CONFIG_HOME when set)."""
     named = os.environ.get("ARENA_TOKEN_FILE")

@@ -80,12 +80,11 @@ class GamesController(Controller):
         data = decode_body(await request.body(), _create_game)
         variant = whole_numbers(data.variant)  # {"piles": 11.0} is 11 piles; 11.5 stays, for the engine to refuse
         game_id, first = None, False
-        key = idempotency_key
-        if key is not None:  # the same request sent again gets the game the first made (request_keys.py)
-            why = bad_request_key(key)
+        if idempotency_key is not None:  # the same request sent again gets the game the first made (request_keys.py)
+            why = bad_request_key(idempotency_key)
             if why is not None:
                 raise ApiError(400, BAD_REQUEST_KEY, why)
-            game_id, first = await reserved_game_id(service.redis, player_id, key, service.new_game_id())
+            game_id, first = await reserved_game_id(service.redis, player_id, idempotency_key, service.new_game_id())
         created = await service.create_game(player_id, data.game, variant, data.seed, game_id=game_id, unasked=first)
         if isinstance(created, RuleError):
             raise ApiError(400, created.code, created.message)
